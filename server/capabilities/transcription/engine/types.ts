@@ -1,0 +1,45 @@
+/** Times are in seconds from the start of the audio. */
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+  probability: number;
+}
+
+export interface Segment {
+  id: number;
+  start: number;
+  end: number;
+  text: string;
+  words: Word[];
+}
+
+export interface EngineResult {
+  language: string;
+  duration: number;
+  text: string;
+  segments: Segment[];
+}
+
+export interface TranscribeOptions {
+  /** ISO code such as "en"; omitted means auto-detect (English-only models always use "en"). */
+  language?: string;
+  prompt?: string;
+  threads?: number;
+  /** Integer 0..100, never decreasing; the last call is 100 when the job succeeds. */
+  onProgress?(percent: number): void;
+  onSegment?(segment: Segment): void;
+  signal?: AbortSignal;
+}
+
+export interface WhisperEngine {
+  readonly modelPath: string;
+  /** Resolves once the model is loaded in the worker; rejects with an EngineError naming the problem. */
+  ready(): Promise<void>;
+  transcribeFile(path: string, options?: TranscribeOptions): Promise<EngineResult>;
+  /** 16 kHz mono float32 samples, e.g. a realtime buffer. */
+  transcribePcm(pcm: Float32Array, options?: TranscribeOptions): Promise<EngineResult>;
+  /** The worker's pid and how many times it has loaded the model (for health checks and tests). */
+  status(): { pid: number | undefined; loads: number };
+  close(): Promise<void>;
+}

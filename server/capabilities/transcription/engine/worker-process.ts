@@ -1,0 +1,197 @@
+/**
+ * One long-lived folio-whisper-worker child (resources/whisper-worker/worker.cpp): newline-delimited
+ * JSON both ways, one job at a time, restarted on the next job if it dies.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { EngineError, TranscriptionAbortedError } from './errors.js';
+
+export interface RawSegment {
+  index: number;
+  start: number;
+  end: number;
+  text: string;
+  words: Array<{ word: string; start: number; end: number; probability: number }>;
+}
+
+export interface WorkerJob {
+  pcmPath: string;
+  language?: string;
+  prompt?: string;
+  threads?: number;
+}
+
+export interface WorkerJobHandlers {
+  onProgress?(percent: number): void;
+  onSegment?(segment: RawSegment): void;
+  signal?: AbortSignal;
+}
+
+export interface WorkerOptions {
+  workerPath: string;
+  modelPath: string;
+  threads: number;
+}
+
+interface WorkerEvent {
+  event: 'loaded' | 'progress' | 'segment' | 'done' | 'error';
+  id?: string;
+  pid?: number;
+  percent?: number;
+  language?: string;
+  code?: string;
+  message?: string;
+}
+
+interface RunningJob {
+  id: string;
+  handlers: WorkerJobHandlers;
+  resolve(done: { language: string }): void;
+  reject(err: Error): void;
+  cancelled: boolean;
+}
+
+// a worker that ignores a cancel this long is killed (it is restarted on the next job)
+const CANCEL_GRACE_MS = 1500;
+
+export function createWorkerProcess(options: WorkerOptions) {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let loading: Promise<void> | undefined;
+  let running: RunningJob | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let loads = 0;
+  let nextId = 1;
+
+  function start(): Promise<void> {
+    loading ??= spawnWorker().catch((err) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  }
+
+  function spawnWorker(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const args = ['--model', options.modelPath, '--threads', String(options.threads)];
+      const proc = spawn(options.workerPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      child = proc;
+      let loaded = false;
+      let loadError: EngineError | undefined;
+      let stderr = '';
+      proc.stdin.on('error', () => {}); // EPIPE after a crash; the exit handler reports it
+      proc.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr = (stderr + chunk).slice(-4096);
+      });
+      createInterface({ input: proc.stdout }).on('line', (line) => {
+        const event = parseEvent(line);
+        if (!event) return;
+        if (event.event === 'loaded') {
+          loaded = true;
+          loads++;
+          resolve();
+        } else if (!loaded && event.event === 'error') {
+          loadError = new EngineError(event.code === 'model_missing' ? 'model_missing' : 'model_invalid',
+            event.message ?? 'the whisper worker could not load the model');
+        } else handleJobEvent(event);
+      });
+      proc.on('error', (err) => {
+        reject(new EngineError('not_built', `cannot start the whisper worker ${options.workerPath}: ${err.message}`));
+      });
+      proc.on('exit', (code, signal) => {
+        if (child === proc) {
+          child = undefined;
+          loading = undefined;
+        }
+        const detail = signal ? `signal ${signal}` : `code ${code}`;
+        if (!loaded) reject(loadError ?? new EngineError('model_invalid', `whisper worker exited (${detail}) while loading the model: ${stderr.trim()}`));
+        const job = running;
+        running = undefined;
+        if (job?.cancelled) job.reject(new TranscriptionAbortedError());
+        else job?.reject(new EngineError('worker_crashed', `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+      });
+    });
+  }
+
+  function handleJobEvent(event: WorkerEvent): void {
+    const job = running;
+    if (!job || event.id !== job.id) return;
+    if (event.event === 'progress') job.handlers.onProgress?.(event.percent ?? 0);
+    else if (event.event === 'segment') job.handlers.onSegment?.(event as unknown as RawSegment);
+    else if (event.event === 'done') finish(job, () => job.resolve({ language: event.language ?? '' }));
+    else if (event.event === 'error') finish(job, () => job.reject(jobError(event)));
+  }
+
+  function finish(job: RunningJob, settle: () => void): void {
+    running = undefined;
+    settle();
+  }
+
+  function send(command: Record<string, unknown>): void {
+    child?.stdin.write(`${JSON.stringify(command)}\n`);
+  }
+
+  async function runNow(job: WorkerJob, handlers: WorkerJobHandlers): Promise<{ language: string }> {
+    if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
+    await start();
+    if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
+    const id = `j${nextId++}`;
+    const proc = child;
+    return new Promise((resolve, reject) => {
+      let killTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        if (running?.id !== id) return;
+        running.cancelled = true;
+        send({ cmd: 'cancel', id });
+        killTimer = setTimeout(() => proc?.kill('SIGKILL'), CANCEL_GRACE_MS);
+      };
+      const cleanup = () => {
+        clearTimeout(killTimer);
+        handlers.signal?.removeEventListener('abort', onAbort);
+      };
+      running = {
+        id, handlers, cancelled: false,
+        resolve: (v) => { cleanup(); resolve(v); },
+        reject: (e) => { cleanup(); reject(e); },
+      };
+      handlers.signal?.addEventListener('abort', onAbort, { once: true });
+      send({ cmd: 'transcribe', id, pcm: job.pcmPath, language: job.language, prompt: job.prompt, threads: job.threads });
+    });
+  }
+
+  /** Runs a job after the ones already queued; a job cancelled while queued never reaches the worker. */
+  function run(job: WorkerJob, handlers: WorkerJobHandlers = {}): Promise<{ language: string }> {
+    const result = queue.then(() => runNow(job, handlers));
+    queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async function close(): Promise<void> {
+    const proc = child;
+    if (!proc) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    send({ cmd: 'quit' });
+    proc.stdin.end();
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  return { start, run, close, status: () => ({ pid: child?.pid, loads }) };
+}
+
+export type WorkerProcess = ReturnType<typeof createWorkerProcess>;
+
+function parseEvent(line: string): WorkerEvent | undefined {
+  try {
+    return JSON.parse(line) as WorkerEvent;
+  } catch {
+    return undefined; // whisper.cpp never writes to stdout, but a stray line must not break the protocol
+  }
+}
+
+function jobError(event: WorkerEvent): Error {
+  const message = event.message ?? 'whisper worker failed';
+  if (event.code === 'aborted') return new TranscriptionAbortedError();
+  if (event.code === 'bad_language') return new EngineError('bad_language', message);
+  return new EngineError('failed', `transcription failed: ${message}`);
+}

@@ -1,0 +1,61 @@
+/** Reads and checks the header of a legacy ggml Whisper model without loading it. */
+import { open } from 'node:fs/promises';
+
+export const GGML_MAGIC = 0x67676d6c;
+
+export interface ModelHeader {
+  nVocab: number;
+  audioCtx: number;
+  audioState: number;
+  audioHead: number;
+  audioLayer: number;
+  textCtx: number;
+  textState: number;
+  textHead: number;
+  textLayer: number;
+  nMels: number;
+  ftype: number;
+}
+
+export class InvalidModelError extends Error {
+  readonly status = 422;
+  readonly expose = true;
+  constructor(
+    readonly code: 'model_missing' | 'model_invalid',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvalidModelError';
+  }
+}
+
+const FIELDS = ['nVocab', 'audioCtx', 'audioState', 'audioHead', 'audioLayer', 'textCtx', 'textState',
+  'textHead', 'textLayer', 'nMels', 'ftype'] as const;
+
+/** Throws InvalidModelError unless `path` starts like a ggml Whisper model with sane dimensions. */
+export async function readModelHeader(path: string): Promise<ModelHeader> {
+  const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+    throw new InvalidModelError('model_missing', `model file not found or unreadable: ${path} (${err.code})`);
+  });
+  try {
+    const buf = Buffer.alloc(48);
+    const { bytesRead } = await file.read(buf, 0, 48, 0);
+    if (bytesRead < 48 || buf.readUInt32LE(0) !== GGML_MAGIC) {
+      throw new InvalidModelError('model_invalid', `not a ggml Whisper model (bad magic): ${path}`);
+    }
+    const header = Object.fromEntries(FIELDS.map((f, i) => [f, buf.readInt32LE(4 + i * 4)])) as unknown as ModelHeader;
+    const problem = headerProblem(header);
+    if (problem) throw new InvalidModelError('model_invalid', `invalid ggml Whisper model ${path}: ${problem}`);
+    return header;
+  } finally {
+    await file.close();
+  }
+}
+
+function headerProblem(h: ModelHeader): string | undefined {
+  const positive = FIELDS.filter((f) => f !== 'ftype').find((f) => !(h[f] > 0 && h[f] <= 1 << 20));
+  if (positive) return `${positive} = ${h[positive]} is out of range`;
+  if (h.audioState % h.audioHead !== 0 || h.textState % h.textHead !== 0) return 'state size not divisible by heads';
+  if (h.ftype < 0 || h.ftype % 1000 > 30) return `unknown ftype ${h.ftype}`;
+  return undefined;
+}
