@@ -1,0 +1,10 @@
+/** Named presets: macros in the cascade, so ops after them override what they set. `thumb` is Decided (DESIGN §3). */
+import type { TransformOps } from './transform-chain.js';
+
+export const IMAGE_PRESETS: Record<string, TransformOps> = {
+  thumb: { width: 256, height: 256, fit: 'inside' },
+  small: { width: 640, height: 640, fit: 'inside' },
+  medium: { width: 1280, height: 1280, fit: 'inside' },
+  large: { width: 2048, height: 2048, fit: 'inside' },
+  og: { width: 1200, height: 630, fit: 'cover', format: 'jpeg', quality: 85 },
+};

@@ -1,0 +1,34 @@
+/** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata). */
+import { parseFile } from 'music-metadata';
+import sharp from 'sharp';
+import type { AssetType } from './detect-type.js';
+import { MAX_INPUT_PIXELS } from '../image/limits.js';
+
+export interface MediaInfo {
+  width?: number;
+  height?: number;
+  duration?: number;
+}
+
+/** Never throws: an unreadable header just means no dimensions (the upload itself stays valid). */
+export async function probeMedia(path: string, assetType: AssetType): Promise<MediaInfo> {
+  try {
+    if (assetType === 'image') {
+      const meta = await sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'none' }).metadata();
+      return orient(meta.width, meta.height, meta.orientation);
+    }
+    if (assetType === 'audio' || assetType === 'video') {
+      const meta = await parseFile(path, { duration: true, skipCovers: true });
+      const duration = meta.format.duration;
+      return duration !== undefined && Number.isFinite(duration) ? { duration: Math.round(duration * 1000) / 1000 } : {};
+    }
+  } catch {
+    // metadata is best-effort; sharp refuses a pixel bomb's header read beyond the cap here too
+  }
+  return {};
+}
+
+function orient(width?: number, height?: number, orientation?: number): MediaInfo {
+  if (width === undefined || height === undefined) return {};
+  return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
+}
