@@ -17,7 +17,9 @@ const result = await buildWhisperTargets({
   native: process.env.FOLIO_WHISPER_NATIVE === '1',
 });
 if (result.status === 'no-compiler') {
-  console.log('whisper: no C/C++ compiler (g++/gcc) found; skipping. Transcription will report "engine not built".');
+  console.log(
+    'whisper: no C/C++ compiler (g++/gcc) found; skipping. Transcription will report "engine not built".',
+  );
 } else {
   console.log(`whisper: ${result.status} ${result.outputs.join(', ')} in ${(result.ms / 1000).toFixed(1)} s`);
 }

@@ -9,7 +9,9 @@ const flag = (name: string) => {
 const out = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const preset = (flag('--preset') ?? 'micro') as ModelPreset;
 if (!out || !(preset in modelPresets)) {
-  console.error(`usage: tsx scripts/generate-model.ts <out> --preset ${Object.keys(modelPresets).join('|')} [--seed N]`);
+  console.error(
+    `usage: tsx scripts/generate-model.ts <out> --preset ${Object.keys(modelPresets).join('|')} [--seed N]`,
+  );
   process.exit(2);
 }
 const started = Date.now();

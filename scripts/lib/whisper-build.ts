@@ -18,11 +18,22 @@ export interface BuildResult {
   ms: number;
 }
 
-const GGML_C = ['ggml/src/ggml.c', 'ggml/src/ggml-alloc.c', 'ggml/src/ggml-backend.c', 'ggml/src/ggml-quants.c', 'ggml/src/ggml-aarch64.c'];
+const GGML_C = [
+  'ggml/src/ggml.c',
+  'ggml/src/ggml-alloc.c',
+  'ggml/src/ggml-backend.c',
+  'ggml/src/ggml-quants.c',
+  'ggml/src/ggml-aarch64.c',
+];
 // sgemm.cpp (llamafile) is left out: in this tarball it does not match ggml-impl.h, and the
 // whisper.cpp Makefile also builds without it unless GGML_LLAMAFILE is set.
 const CORE_CXX = ['src/whisper.cpp'];
-const MAIN_CXX = ['examples/main/main.cpp', 'examples/common.cpp', 'examples/common-ggml.cpp', 'examples/grammar-parser.cpp'];
+const MAIN_CXX = [
+  'examples/main/main.cpp',
+  'examples/common.cpp',
+  'examples/common-ggml.cpp',
+  'examples/grammar-parser.cpp',
+];
 
 export function whisperSourceDir(root: string): string {
   return join(root, 'node_modules/smart-whisper/whisper.cpp');
@@ -91,19 +102,37 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
   const src = whisperSourceDir(options.root);
   const out = join(options.root, 'build/whisper');
   const workerSrc = join(options.root, 'resources/whisper-worker/worker.cpp');
-  const cppflags = ['-I', `${src}/ggml/include`, '-I', `${src}/ggml/src`, '-I', `${src}/include`, '-I', `${src}/src`,
-    '-I', `${src}/examples`, '-D_XOPEN_SOURCE=600', '-D_GNU_SOURCE', '-DNDEBUG', '-DGGML_USE_OPENMP'];
+  const cppflags = [
+    '-I',
+    `${src}/ggml/include`,
+    '-I',
+    `${src}/ggml/src`,
+    '-I',
+    `${src}/include`,
+    '-I',
+    `${src}/src`,
+    '-I',
+    `${src}/examples`,
+    '-D_XOPEN_SOURCE=600',
+    '-D_GNU_SOURCE',
+    '-DNDEBUG',
+    '-DGGML_USE_OPENMP',
+  ];
   const common = ['-O3', '-pthread', '-fopenmp', ...simdFlags(options.native ?? false), ...cppflags];
   const headers = headerFiles(src);
   const flagsKey = common.join(' ');
 
   const objects = new Map<string, { source: string; lang: 'c' | 'c++' }>();
   const addObject = (rel: string, lang: 'c' | 'c++', base = src) =>
-    objects.set(join(out, 'obj', `${basename(rel).replace(/\.(c|cpp)$/, '')}.o`), { source: join(base, rel), lang });
+    objects.set(join(out, 'obj', `${basename(rel).replace(/\.(c|cpp)$/, '')}.o`), {
+      source: join(base, rel),
+      lang,
+    });
   for (const f of GGML_C) addObject(f, 'c');
   for (const f of CORE_CXX) addObject(f, 'c++');
   const links: Array<{ output: string; objs: string[] }> = [];
-  const coreObjs = () => [...GGML_C, ...CORE_CXX].map((f) => join(out, 'obj', `${basename(f).replace(/\.(c|cpp)$/, '')}.o`));
+  const coreObjs = () =>
+    [...GGML_C, ...CORE_CXX].map((f) => join(out, 'obj', `${basename(f).replace(/\.(c|cpp)$/, '')}.o`));
   if (options.targets.includes('worker')) {
     addObject('worker.cpp', 'c++', join(options.root, 'resources/whisper-worker'));
     links.push({ output: workerBinaryPath(options.root), objs: [...coreObjs(), join(out, 'obj/worker.o')] });
@@ -120,16 +149,21 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
   const stale = [...objects].filter(
     ([obj, { source }]) => options.force || flagsChanged || !isFresh(obj, [source, ...headers]),
   );
-  const staleLinks = links.filter((l) => options.force || stale.length > 0 || !isFresh(l.output, l.objs.filter(existsSync).concat(workerSrc)));
+  const staleLinks = links.filter(
+    (l) =>
+      options.force || stale.length > 0 || !isFresh(l.output, l.objs.filter(existsSync).concat(workerSrc)),
+  );
   if (stale.length === 0 && staleLinks.length === 0) {
     return { status: 'up-to-date', outputs: links.map((l) => l.output), ms: Date.now() - started };
   }
 
   mkdirSync(join(out, 'obj'), { recursive: true });
-  const compile = ([obj, { source, lang }]: [string, { source: string; lang: 'c' | 'c++' }]) => () =>
-    lang === 'c'
-      ? run('gcc', ['-std=c11', ...common, '-c', source, '-o', obj])
-      : run('g++', ['-std=c++11', ...common, '-c', source, '-o', obj]);
+  const compile =
+    ([obj, { source, lang }]: [string, { source: string; lang: 'c' | 'c++' }]) =>
+    () =>
+      lang === 'c'
+        ? run('gcc', ['-std=c11', ...common, '-c', source, '-o', obj])
+        : run('g++', ['-std=c++11', ...common, '-c', source, '-o', obj]);
   // largest translation units first so two lanes finish together
   const order = ['ggml.o', 'whisper.o', 'ggml-quants.o'];
   stale.sort(([a], [b]) => rank(order, basename(a)) - rank(order, basename(b)));

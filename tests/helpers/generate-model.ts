@@ -1,2 +1,2 @@
 /** Test fixture: a random-weight Whisper model (see scripts/lib/ggml-model.ts). */
-export { generateModel, modelPresets, type ModelPreset } from '../../scripts/lib/ggml-model.js';
+export { generateModel, type ModelPreset, modelPresets } from '../../scripts/lib/ggml-model.js';

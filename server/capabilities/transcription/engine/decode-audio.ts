@@ -30,8 +30,22 @@ export async function decodeAudio(
 ): Promise<{ duration: number }> {
   if (signal?.aborted) throw new TranscriptionAbortedError();
   // "file:" stops ffmpeg reading a name such as "-x" or "pipe:1" as an option or protocol
-  const args = ['-nostdin', '-v', 'error', '-y', '-i', `file:${resolve(inputPath)}`,
-    '-vn', '-ar', String(SAMPLE_RATE), '-ac', '1', '-f', 'f32le', `file:${resolve(outPcmPath)}`];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    `file:${resolve(inputPath)}`,
+    '-vn',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-ac',
+    '1',
+    '-f',
+    'f32le',
+    `file:${resolve(outPcmPath)}`,
+  ];
   await runFfmpeg(args, signal);
   const { size } = await stat(outPcmPath);
   if (size === 0) throw new AudioDecodeError('could not decode audio: the file has no audio samples');
@@ -47,18 +61,28 @@ function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
     });
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (err) => fail(new AudioDecodeError(`could not decode audio: cannot run ffmpeg (${err.message})`)));
+    child.on('error', (err) =>
+      fail(new AudioDecodeError(`could not decode audio: cannot run ffmpeg (${err.message})`)),
+    );
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) fail(new TranscriptionAbortedError());
       else if (code === 0) done();
-      else fail(new AudioDecodeError(`could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with code ${code}`}`));
+      else
+        fail(
+          new AudioDecodeError(
+            `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with code ${code}`}`,
+          ),
+        );
     });
   });
 }
 
 function firstErrorLine(stderr: string): string | undefined {
-  return stderr.split('\n').map((l) => l.trim()).find(Boolean);
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
 }
 
 /** Little-endian signed 16-bit PCM (e.g. a realtime mic stream) -> float32 in [-1, 1). */

@@ -19,7 +19,9 @@ export interface WhisperEngineOptions {
   tmpDir: string;
 }
 
-export const defaultWorkerPath = fileURLToPath(new URL('../../../../build/whisper/folio-whisper-worker', import.meta.url));
+export const defaultWorkerPath = fileURLToPath(
+  new URL('../../../../build/whisper/folio-whisper-worker', import.meta.url),
+);
 
 /** Create one engine per model file; a new model path needs a new engine. */
 export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngine {
@@ -37,7 +39,10 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
 
   async function checkAndLoad(): Promise<void> {
     await access(workerPath, constants.X_OK).catch(() => {
-      throw new EngineError('not_built', `whisper engine not built (${workerPath} missing): run npm run build:whisper`);
+      throw new EngineError(
+        'not_built',
+        `whisper engine not built (${workerPath} missing): run npm run build:whisper`,
+      );
     });
     // whisper.cpp asserts or crashes on some malformed files; reject the obvious ones before the worker sees them
     await readModelHeader(options.modelPath).catch((err) => {
@@ -86,7 +91,10 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
       },
     );
     progress(100);
-    const text = segments.map((s) => s.text).filter(Boolean).join(' ');
+    const text = segments
+      .map((s) => s.text)
+      .filter(Boolean)
+      .join(' ');
     return { language, duration: Math.round(duration * 1000) / 1000, text, segments };
   }
 
@@ -95,7 +103,14 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     return join(options.tmpDir, `whisper-${randomUUID()}.f32`);
   }
 
-  return { modelPath: options.modelPath, ready, transcribeFile, transcribePcm, status: worker.status, close: worker.close };
+  return {
+    modelPath: options.modelPath,
+    ready,
+    transcribeFile,
+    transcribePcm,
+    status: worker.status,
+    close: worker.close,
+  };
 }
 
 /** Integer, clamped to 0..100, and never reported twice or backwards. */

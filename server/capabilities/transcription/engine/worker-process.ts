@@ -51,8 +51,10 @@ interface RunningJob {
   cancelled: boolean;
 }
 
-// a worker that ignores a cancel this long is killed (it is restarted on the next job)
-const CANCEL_GRACE_MS = 1500;
+// whisper.cpp 1.6.2 consults abort_callback only between encoder/decoder passes (the encoder graph runs
+// through ggml_backend_sched without it), and one encoder pass can take seconds; so a worker still busy
+// this long after a cancel is killed and reloaded in the background
+const CANCEL_GRACE_MS = 750;
 
 export function createWorkerProcess(options: WorkerOptions) {
   let child: ChildProcessWithoutNullStreams | undefined;
@@ -61,8 +63,10 @@ export function createWorkerProcess(options: WorkerOptions) {
   let queue: Promise<unknown> = Promise.resolve();
   let loads = 0;
   let nextId = 1;
+  let closed = false;
 
   function start(): Promise<void> {
+    if (closed) return Promise.reject(new EngineError('failed', 'the whisper engine is closed'));
     loading ??= spawnWorker().catch((err) => {
       loading = undefined;
       throw err;
@@ -90,12 +94,19 @@ export function createWorkerProcess(options: WorkerOptions) {
           loads++;
           resolve();
         } else if (!loaded && event.event === 'error') {
-          loadError = new EngineError(event.code === 'model_missing' ? 'model_missing' : 'model_invalid',
-            event.message ?? 'the whisper worker could not load the model');
+          loadError = new EngineError(
+            event.code === 'model_missing' ? 'model_missing' : 'model_invalid',
+            event.message ?? 'the whisper worker could not load the model',
+          );
         } else handleJobEvent(event);
       });
       proc.on('error', (err) => {
-        reject(new EngineError('not_built', `cannot start the whisper worker ${options.workerPath}: ${err.message}`));
+        reject(
+          new EngineError(
+            'not_built',
+            `cannot start the whisper worker ${options.workerPath}: ${err.message}`,
+          ),
+        );
       });
       proc.on('exit', (code, signal) => {
         if (child === proc) {
@@ -103,11 +114,26 @@ export function createWorkerProcess(options: WorkerOptions) {
           loading = undefined;
         }
         const detail = signal ? `signal ${signal}` : `code ${code}`;
-        if (!loaded) reject(loadError ?? new EngineError('model_invalid', `whisper worker exited (${detail}) while loading the model: ${stderr.trim()}`));
+        if (!loaded)
+          reject(
+            loadError ??
+              new EngineError(
+                'model_invalid',
+                `whisper worker exited (${detail}) while loading the model: ${stderr.trim()}`,
+              ),
+          );
         const job = running;
         running = undefined;
-        if (job?.cancelled) job.reject(new TranscriptionAbortedError());
-        else job?.reject(new EngineError('worker_crashed', `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+        if (job?.cancelled) {
+          job.reject(new TranscriptionAbortedError());
+          start().catch(() => undefined); // the next job should not wait for the model load
+        } else
+          job?.reject(
+            new EngineError(
+              'worker_crashed',
+              `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+            ),
+          );
       });
     });
   }
@@ -117,13 +143,11 @@ export function createWorkerProcess(options: WorkerOptions) {
     if (!job || event.id !== job.id) return;
     if (event.event === 'progress') job.handlers.onProgress?.(event.percent ?? 0);
     else if (event.event === 'segment') job.handlers.onSegment?.(event as unknown as RawSegment);
-    else if (event.event === 'done') finish(job, () => job.resolve({ language: event.language ?? '' }));
-    else if (event.event === 'error') finish(job, () => job.reject(jobError(event)));
-  }
-
-  function finish(job: RunningJob, settle: () => void): void {
-    running = undefined;
-    settle();
+    else if (event.event === 'done' || event.event === 'error') {
+      running = undefined;
+      if (event.event === 'done') job.resolve({ language: event.language ?? '' });
+      else job.reject(jobError(event));
+    }
   }
 
   function send(command: Record<string, unknown>): void {
@@ -149,12 +173,27 @@ export function createWorkerProcess(options: WorkerOptions) {
         handlers.signal?.removeEventListener('abort', onAbort);
       };
       running = {
-        id, handlers, cancelled: false,
-        resolve: (v) => { cleanup(); resolve(v); },
-        reject: (e) => { cleanup(); reject(e); },
+        id,
+        handlers,
+        cancelled: false,
+        resolve: (v) => {
+          cleanup();
+          resolve(v);
+        },
+        reject: (e) => {
+          cleanup();
+          reject(e);
+        },
       };
       handlers.signal?.addEventListener('abort', onAbort, { once: true });
-      send({ cmd: 'transcribe', id, pcm: job.pcmPath, language: job.language, prompt: job.prompt, threads: job.threads });
+      send({
+        cmd: 'transcribe',
+        id,
+        pcm: job.pcmPath,
+        language: job.language,
+        prompt: job.prompt,
+        threads: job.threads,
+      });
     });
   }
 
@@ -166,6 +205,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   }
 
   async function close(): Promise<void> {
+    closed = true;
     const proc = child;
     if (!proc) return;
     const exited = new Promise((r) => proc.once('exit', r));

@@ -29,8 +29,19 @@ export class InvalidModelError extends Error {
   }
 }
 
-const FIELDS = ['nVocab', 'audioCtx', 'audioState', 'audioHead', 'audioLayer', 'textCtx', 'textState',
-  'textHead', 'textLayer', 'nMels', 'ftype'] as const;
+const FIELDS = [
+  'nVocab',
+  'audioCtx',
+  'audioState',
+  'audioHead',
+  'audioLayer',
+  'textCtx',
+  'textState',
+  'textHead',
+  'textLayer',
+  'nMels',
+  'ftype',
+] as const;
 
 /** Throws InvalidModelError unless `path` starts like a ggml Whisper model with sane dimensions. */
 export async function readModelHeader(path: string): Promise<ModelHeader> {
@@ -43,19 +54,43 @@ export async function readModelHeader(path: string): Promise<ModelHeader> {
     if (bytesRead < 48 || buf.readUInt32LE(0) !== GGML_MAGIC) {
       throw new InvalidModelError('model_invalid', `not a ggml Whisper model (bad magic): ${path}`);
     }
-    const header = Object.fromEntries(FIELDS.map((f, i) => [f, buf.readInt32LE(4 + i * 4)])) as unknown as ModelHeader;
+    const header = Object.fromEntries(
+      FIELDS.map((f, i) => [f, buf.readInt32LE(4 + i * 4)]),
+    ) as unknown as ModelHeader;
     const problem = headerProblem(header);
-    if (problem) throw new InvalidModelError('model_invalid', `invalid ggml Whisper model ${path}: ${problem}`);
+    if (problem)
+      throw new InvalidModelError('model_invalid', `invalid ggml Whisper model ${path}: ${problem}`);
+    // whisper.cpp loads a file that ends before its tensors as an "empty model for testing"; a cut download must not pass
+    const { size } = await file.stat();
+    const minimum = minimumModelBytes(header);
+    if (size < minimum) {
+      throw new InvalidModelError(
+        'model_invalid',
+        `ggml Whisper model ${path} is truncated: ${size} bytes, expected at least ${minimum}`,
+      );
+    }
     return header;
   } finally {
     await file.close();
   }
 }
 
+/** A lower bound for the tensor data the header promises (biases ignored, quantized weights at 4 bits). */
+export function minimumModelBytes(h: ModelHeader): number {
+  const a = h.audioState;
+  const x = h.textState;
+  const f32 = a * h.audioCtx + x * h.textCtx;
+  const weights =
+    3 * h.nMels * a + 3 * a * a + h.audioLayer * 12 * a * a + x * h.nVocab + h.textLayer * 16 * x * x;
+  const bits = h.ftype % 1000 === 0 ? 32 : h.ftype % 1000 === 1 ? 16 : 4;
+  return f32 * 4 + (weights * bits) / 8;
+}
+
 function headerProblem(h: ModelHeader): string | undefined {
   const positive = FIELDS.filter((f) => f !== 'ftype').find((f) => !(h[f] > 0 && h[f] <= 1 << 20));
   if (positive) return `${positive} = ${h[positive]} is out of range`;
-  if (h.audioState % h.audioHead !== 0 || h.textState % h.textHead !== 0) return 'state size not divisible by heads';
+  if (h.audioState % h.audioHead !== 0 || h.textState % h.textHead !== 0)
+    return 'state size not divisible by heads';
   if (h.ftype < 0 || h.ftype % 1000 > 30) return `unknown ftype ${h.ftype}`;
   return undefined;
 }

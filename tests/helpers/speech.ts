@@ -1,0 +1,33 @@
+/** Speech clips for engine tests: espeak-ng (required, CI installs it) re-encoded by ffmpeg. */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ffmpegPath } from '../../server/capabilities/transcription/engine/decode-audio.js';
+
+export const formats = {
+  mp3: ['-c:a', 'libmp3lame'],
+  ogg: ['-c:a', 'libopus'],
+  flac: ['-c:a', 'flac'],
+  m4a: ['-c:a', 'aac'],
+  webm: ['-c:a', 'libopus'],
+} as const;
+
+export function speak(dir: string, name: string, text: string): string {
+  const wav = join(dir, `${name}.wav`);
+  execFileSync('espeak-ng', ['-w', wav, text]);
+  return wav;
+}
+
+export function encode(wav: string, out: string, codec: readonly string[], extra: string[] = []): string {
+  execFileSync(ffmpegPath(), ['-nostdin', '-v', 'error', '-y', '-i', wav, ...extra, ...codec, out]);
+  return out;
+}
+
+/** Pads (or trims) a clip with silence to exactly `seconds`. */
+export function padTo(wav: string, out: string, seconds: number): string {
+  return encode(
+    wav,
+    out,
+    ['-c:a', 'pcm_s16le'],
+    ['-af', 'apad', '-t', String(seconds), '-ar', '16000', '-ac', '1'],
+  );
+}
