@@ -1,0 +1,76 @@
+// Flags and FOLIO_* environment variables (DESIGN §2). The only reader of process.env.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+export const DEFAULT_PORT = 4780;
+
+const Config = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  host: z.string().default('127.0.0.1'),
+  dataDir: z.string().transform((dir) => resolve(dir)),
+  ownerEmail: z.email().default('owner@localhost').transform((e) => e.toLowerCase()),
+  whisperModel: z.string().optional(),
+  whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
+  allowedHosts: z.array(z.string()).default([]),
+  publicUrl: z.string().url().optional(),
+  fsync: z.boolean().default(true),
+  limits: z
+    .object({
+      jsonBytes: z.number().default(1 << 20),
+      uploadBytes: z.number().default(2 << 30),
+      transcribeBytes: z.number().default(4 << 20),
+      rateLimitPerMinute: z.number().default(1200),
+      rateLimitBurst: z.number().default(200),
+    })
+    .default({
+      jsonBytes: 1 << 20,
+      uploadBytes: 2 << 30,
+      transcribeBytes: 4 << 20,
+      rateLimitPerMinute: 1200,
+      rateLimitBurst: 200,
+    }),
+  quiet: z.boolean().default(false),
+});
+
+export type Config = z.output<typeof Config>;
+export type ConfigInput = z.input<typeof Config>;
+
+export const parseConfig = (input: ConfigInput): Config => Config.parse(input);
+
+/** The user's data folder, as Electron's app.getPath('userData') would place it. */
+export function defaultDataDir(): string {
+  const home = homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Folio');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Folio');
+  return join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Folio');
+}
+
+export function configFromProcess(argv = process.argv.slice(2), env = process.env): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'owner-email': { type: 'string' },
+      'whisper-model': { type: 'string' },
+      'whisper-threads': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'no-fsync': { type: 'boolean' },
+    },
+    strict: true,
+  });
+  return parseConfig({
+    port: values.port ?? env.FOLIO_PORT,
+    host: values.host ?? env.FOLIO_HOST,
+    dataDir: values['data-dir'] ?? env.FOLIO_DATA_DIR ?? defaultDataDir(),
+    ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
+    whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
+    whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
+    fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
+  } as ConfigInput);
+}

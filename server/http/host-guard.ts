@@ -1,0 +1,43 @@
+// DNS rebinding defence (DESIGN §4, reliability-anchors §1): a page on evil.example that resolves its
+// name to 127.0.0.1 still sends `Host: evil.example`. Only exact loopback literals and `localhost`
+// (plus names the operator configures for a hosted instance) pass; never a prefix or suffix match,
+// never a name DNS could re-point. Checked on the raw header: Koa's ctx.host would trust X-Forwarded-Host.
+import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
+import { forbidden } from './errors.js';
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+export type HostPolicy = { port: () => number; extraHosts: string[] };
+
+export function isAllowedHost(host: string | undefined, policy: HostPolicy): boolean {
+  if (!host) return false;
+  const match = /^([^:\s]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(host);
+  if (!match) return false;
+  const name = match[1].toLowerCase();
+  if (policy.extraHosts.includes(name)) return true;
+  return LOOPBACK_NAMES.includes(name) && match[2] !== undefined && Number(match[2]) === policy.port();
+}
+
+/** Origins a browser shows for our own pages: the exact same scheme, host and port. */
+export function ownOrigins(policy: HostPolicy): string[] {
+  const port = policy.port();
+  return [
+    ...LOOPBACK_NAMES.map((name) => `http://${name}:${port}`),
+    ...policy.extraHosts.flatMap((h) => [`https://${h}`, `http://${h}`]),
+  ];
+}
+
+export function checkHost(req: IncomingMessage, policy: HostPolicy): void {
+  const hostHeaders = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === 'host');
+  if (hostHeaders.length !== 1 || !isAllowedHost(req.headers.host, policy))
+    throw forbidden('Host not allowed: use http://127.0.0.1 or http://localhost');
+  if (!req.url?.startsWith('/')) throw forbidden('Only origin-form request targets are accepted');
+}
+
+export function hostGuard(policy: HostPolicy): Middleware {
+  return async function hostGuardMiddleware(ctx, next) {
+    checkHost(ctx.req, policy);
+    await next();
+  };
+}

@@ -1,0 +1,88 @@
+// Builds every route's chain the same way: authenticate → authorize (one workspace, service) →
+// origin check for cookie writes → rate limit → validate → handler → write the result.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { Services } from '../services.js';
+import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
+import { authorize, type WorkspaceDirectory } from './authorize.js';
+import type { AnyRoute } from './define-route.js';
+import { unsupportedMediaType } from './errors.js';
+import { checkSessionOrigin } from './origin-check.js';
+import type { RateLimiter } from './rate-limit.js';
+import { isReply, type Reply } from './reply.js';
+
+export type MountDeps = {
+  resolvers: CredentialResolvers;
+  workspaces: WorkspaceDirectory;
+  ownOrigins: () => string[];
+  limiter: RateLimiter;
+  jsonLimit: string;
+  services: Services;
+};
+
+export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
+  const router = new Router();
+  const parseJson = koaBody({ jsonLimit: deps.jsonLimit, jsonStrict: true, multipart: false, urlencoded: false, text: false });
+  for (const route of routes) {
+    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[verb](route.path, async function routeChain(ctx: Context) {
+      await runRoute(ctx, route, deps, parseJson);
+    });
+  }
+  return router;
+}
+
+async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJson: ReturnType<typeof koaBody>) {
+  const identified = identify(
+    { bearer: bearerOf(ctx.get('authorization') || undefined), sessionToken: ctx.cookies.get(SESSION_COOKIE) },
+    deps.resolvers,
+  );
+  const { viewer, workspace } = authorize(
+    { route, identified, params: ctx.params, requestedWorkspace: ctx.get('x-folio-workspace') || undefined },
+    deps.workspaces,
+  );
+  if (viewer.kind === 'session') checkSessionOrigin(ctx.method, ctx.headers, deps.ownOrigins());
+  const limitId = viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
+  if (limitId) deps.limiter.take(limitId);
+  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+  const params = route.params ? route.params.parse(ctx.params) : ctx.params;
+  const query = route.query ? route.query.parse(ctx.query) : undefined;
+  const body = route.body ? route.body.parse(await readJson(ctx, parseJson)) : undefined;
+  const result = await route.handler({ workspace: workspace!, viewer, params, query, body, ctx }, deps.services);
+  writeResult(ctx, result, route.status ?? 200);
+}
+
+async function readJson(ctx: Context, parseJson: ReturnType<typeof koaBody>): Promise<unknown> {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (!hasBody) return undefined;
+  if (!ctx.is('application/json')) throw unsupportedMediaType('Send the request body as application/json');
+  await parseJson(ctx, async () => {});
+  return ctx.request.body;
+}
+
+export function writeResult(ctx: Context, result: unknown, status: number): void {
+  if (isReply(result)) return writeReply(ctx, result);
+  if (result === undefined) {
+    ctx.status = 204;
+    return;
+  }
+  ctx.status = status;
+  ctx.body = result;
+}
+
+function writeReply(ctx: Context, reply: Reply): void {
+  if (reply.kind === 'handled') {
+    ctx.respond = false;
+    return;
+  }
+  if (reply.headers) ctx.set(reply.headers);
+  if (reply.kind === 'redirect') return ctx.redirect(reply.url);
+  if (reply.kind === 'empty') {
+    ctx.status = reply.status;
+    return;
+  }
+  ctx.status = reply.status ?? 200;
+  ctx.type = reply.contentType;
+  ctx.body = reply.body;
+}
