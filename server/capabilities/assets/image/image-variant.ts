@@ -1,0 +1,44 @@
+/**
+ * Resolves /img/<chain...>/<key> to a file on disk: the original when no work is needed, else a cached derivative
+ * rendered on first request. Explains the effective chain in X-Folio-Transform (mission-anchors §1, our "U").
+ */
+import { notFound } from '../../../http/errors.js';
+import type { AssetRecord } from '../schema.js';
+import type { ImageCache } from './image-cache.js';
+import { CONTENT_TYPES, defaultFormatFor, renderImage, TRANSFORMABLE_TYPES } from './render-image.js';
+import { describeOps, parseTransformChain, resolveFormat } from './transform-chain.js';
+
+export interface ImageVariant {
+  path: string;
+  contentType: string;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+type Lookup = (key: string) => { record: AssetRecord; path: string } | undefined;
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export async function resolveImageVariant(segments: string[], accept: string, byKey: Lookup, cache: ImageCache): Promise<ImageVariant> {
+  const key = segments[segments.length - 1] ?? '';
+  const found = byKey(key);
+  // SVG and non-images never come out of /img: SVG is active content (spec §4.2), only /f serves it, as a download.
+  if (!found || found.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType)) throw notFound('Image');
+  const { record, path } = found;
+  const chain = parseTransformChain(segments.slice(0, -1));
+  const fallback = defaultFormatFor(record.contentType);
+  const format = resolveFormat(chain.ops, accept, fallback);
+  const effective = { ...chain.ops, format };
+  const explain = [
+    `steps=${chain.steps.join(' > ') || 'none'}`,
+    `effective=${describeOps(effective)}`,
+    chain.ops.format === 'auto' ? `format=${format} (auto from Accept)` : `format=${format}`,
+  ].join('; ');
+  const headers: Record<string, string> = { 'Cache-Control': IMMUTABLE, 'X-Folio-Transform': explain };
+  if (chain.ops.format === 'auto') headers.Vary = 'Accept';
+  const untouched = !chain.ops.width && !chain.ops.height && !chain.ops.quality && CONTENT_TYPES[format] === record.contentType;
+  if (untouched) return { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers };
+  const variant = `${describeOps(effective).replace(/,/g, '_')}.${format}`;
+  const cached = await cache.get(record.key, variant, (tmp) => renderImage(path, tmp, chain.ops, format));
+  return { path: cached, contentType: CONTENT_TYPES[format], etag: `"${record.sha256.slice(0, 24)}-${variant}"`, headers };
+}

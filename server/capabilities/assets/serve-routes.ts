@@ -1,0 +1,70 @@
+/**
+ * Public byte routes (spec §4.8): /f (always a download), /audio (inline, seekable), /img (transform cascade).
+ * They write to the raw Node response through send-file, keeping Koa out of the hot path, and return reply.handled().
+ */
+import contentDisposition from 'content-disposition';
+import type { Context } from 'koa';
+import { defineRoute } from '../../http/define-route.js';
+import { notFound } from '../../http/errors.js';
+import { reply } from '../../http/reply.js';
+import { sendFile } from '../../http/send-file.js';
+import { resolveImageVariant } from './image/image-variant.js';
+import { KeyParams } from './schema.js';
+
+/** Active content (SVG, HTML) opened from /f still cannot run: opaque origin, nothing loads (reliability §3). */
+const SANDBOX_CSP = "default-src 'none'; sandbox";
+const FILE_CACHE = 'public, max-age=86400';
+
+export const serveFile = defineRoute({
+  method: 'GET', path: '/f/:key', auth: 'public', params: KeyParams, hidden: true,
+  summary: 'Any asset as a forced download',
+  handler: async ({ params, ctx }, { assets }) => {
+    const found = assets.byKey(params.key);
+    if (!found) throw notFound('File');
+    const { record, path } = found;
+    const headers = {
+      'Content-Disposition': contentDisposition(record.filename, { fallback: asciiFallback(record.filename) }),
+      'Content-Security-Policy': SANDBOX_CSP,
+      'Cache-Control': FILE_CACHE,
+    };
+    return send(ctx, { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers });
+  },
+});
+
+export const serveAudio = defineRoute({
+  method: 'GET', path: '/audio/:key', auth: 'public', params: KeyParams, hidden: true,
+  summary: 'Audio or video, inline, with Range so players can seek',
+  handler: async ({ params, ctx }, { assets }) => {
+    const found = assets.byKey(params.key);
+    if (!found || (found.record.type !== 'audio' && found.record.type !== 'video')) throw notFound('Audio');
+    const { record, path } = found;
+    const headers = { 'Content-Disposition': 'inline', 'Content-Security-Policy': SANDBOX_CSP, 'Cache-Control': FILE_CACHE };
+    return send(ctx, { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers });
+  },
+});
+
+export const serveImage = defineRoute({
+  method: 'GET', path: '/img/{*chain}', auth: 'public', hidden: true,
+  summary: 'Raster image through the transform cascade: /img/<preset>/<op>/<op>/:key',
+  handler: async ({ ctx }, { assets }) => {
+    const segments = String(ctx.params.chain ?? '').split('/').filter(Boolean);
+    const variant = await resolveImageVariant(segments, ctx.get('accept'), assets.byKey, assets.imageCache);
+    return send(ctx, { path: variant.path, contentType: variant.contentType, etag: variant.etag, headers: variant.headers });
+  },
+});
+
+export const assetServeRoutes = [serveFile, serveAudio, serveImage];
+
+async function send(ctx: Context, options: Parameters<typeof sendFile>[2]) {
+  try {
+    await sendFile(ctx.req, ctx.res, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('File'); // deleted between lookup and stat
+    throw error;
+  }
+  return reply.handled();
+}
+
+function asciiFallback(name: string): string {
+  return name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+}
