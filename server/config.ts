@@ -10,7 +10,7 @@ const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   host: z.string().default('127.0.0.1'),
   dataDir: z.string().transform((dir) => resolve(dir)),
-  ownerEmail: z.email().default('owner@localhost').transform((e) => e.toLowerCase()),
+  ownerEmail: z.email({ pattern: z.regexes.html5Email }).default('owner@localhost').transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */

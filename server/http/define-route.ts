@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 

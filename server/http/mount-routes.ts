@@ -25,7 +25,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = new Router();
   const parseJson = koaBody({ jsonLimit: deps.jsonLimit, jsonStrict: true, multipart: false, urlencoded: false, text: false });
   for (const route of routes) {
-    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
     router[verb](route.path, async function routeChain(ctx: Context) {
       await runRoute(ctx, route, deps, parseJson);
     });

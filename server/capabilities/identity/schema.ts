@@ -4,7 +4,7 @@ export const Email = z
   .string()
   .trim()
   .max(254)
-  .pipe(z.email({ message: 'must be a valid email address' }))
+  .pipe(z.email({ pattern: z.regexes.html5Email, message: 'must be a valid email address' }))
   .transform((e) => e.toLowerCase());
 
 export const Profile = z.object({

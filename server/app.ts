@@ -1,0 +1,102 @@
+// createServer(config): builds the store and every service once, mounts every capability's routes,
+// and returns a server that is not yet listening.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { createAssetService } from './capabilities/assets/service.js';
+import { createIdentityService } from './capabilities/identity/service.js';
+import { capabilities, namedRoutes } from './capabilities/index.js';
+import { createKeyService } from './capabilities/keys/service.js';
+import { createReferenceService } from './capabilities/reference/service.js';
+import { createWorkspaceService } from './capabilities/workspaces/service.js';
+import { type Config, type ConfigInput, parseConfig } from './config.js';
+import type { CredentialResolvers } from './http/authenticate.js';
+import { errorBoundary } from './http/error-boundary.js';
+import { hostGuard, type HostPolicy, ownOrigins } from './http/host-guard.js';
+import { mountRoutes } from './http/mount-routes.js';
+import { notFoundFallback } from './http/not-found.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import type { Services } from './services.js';
+import { openStore } from './store/store.js';
+import { APP_VERSION } from './version.js';
+
+export type FolioServer = {
+  app: Koa;
+  http: Server;
+  services: Services;
+  config: Config;
+  listen(): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+};
+
+export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
+  const config = parseConfig(input as ConfigInput);
+  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync });
+  const services = buildServices(config, store, log);
+  await services.identity.bootstrapOwner();
+
+  let port = config.port;
+  const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
+  const resolvers: CredentialResolvers = {
+    session: services.identity.resolveSession,
+    key: services.keys.resolve,
+    grants: [services.assets.grants],
+  };
+  const router = mountRoutes(namedRoutes().map((r) => r.route), {
+    resolvers,
+    workspaces: services.workspaces,
+    ownOrigins: () => ownOrigins(hostPolicy),
+    limiter: createRateLimiter({ perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst }),
+    jsonLimit: `${config.limits.jsonBytes}b`,
+    services,
+  });
+
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.use(errorBoundary());
+  app.use(hostGuard(hostPolicy));
+  app.use(router.routes());
+  app.use(notFoundFallback());
+  const http = createHttpServer(app.callback());
+
+  const server: FolioServer = {
+    app,
+    http,
+    services,
+    config,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(config.port, config.host, () => {
+          port = (http.address() as AddressInfo).port;
+          resolve({ port, url: `http://127.0.0.1:${port}` });
+        });
+      }),
+    async close() {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      await store.close();
+    },
+  };
+  return server;
+}
+
+function buildServices(config: Config, store: Awaited<ReturnType<typeof openStore>>, log: (line: string) => void): Services {
+  const workspaces = createWorkspaceService({ store });
+  const keys = createKeyService({ store });
+  const identity = createIdentityService({ store, config, workspaces, log });
+  const assets = createAssetService({ store, config });
+  workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
+  workspaces.register({
+    name: 'assets',
+    usage: (id) => {
+      const { assets: count, bytes } = assets.usage(id);
+      return { count, bytes };
+    },
+    drop: assets.forgetWorkspace,
+  });
+  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
+  return { config, store, identity, workspaces, keys, reference, assets };
+}

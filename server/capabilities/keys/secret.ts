@@ -1,0 +1,37 @@
+// API key secrets: `fk_` + 32 base62 random chars (~190 bits) + a 6-char CRC32 checksum, so secret
+// scanners can recognise a Folio key offline (as GitHub's token format does). Stored as SHA-256 only.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { KEY_PREFIX } from '../../http/authenticate.js';
+import { randomBase62 } from '../../store/ids.js';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const DISPLAY_CHARS = 8;
+
+function checksum(body: string): string {
+  let n = crc32(body);
+  let out = '';
+  for (let i = 0; i < 6; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+export function mintSecret(): { secret: string; prefix: string; hash: Buffer } {
+  const body = randomBase62(32);
+  const secret = `${KEY_PREFIX}${body}${checksum(body)}`;
+  return { secret, prefix: displayPrefix(secret), hash: hashSecret(secret) };
+}
+
+export const displayPrefix = (secret: string) => secret.slice(0, KEY_PREFIX.length + DISPLAY_CHARS);
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
+
+export function isWellFormed(secret: string): boolean {
+  if (!/^fk_[0-9A-Za-z]{38}$/.test(secret)) return false;
+  const body = secret.slice(KEY_PREFIX.length, -6);
+  return checksum(body) === secret.slice(-6);
+}
+
+/** Compares hashes in constant time; both are SHA-256, so lengths always match. */
+export const sameHash = (a: Buffer, b: Buffer) => timingSafeEqual(a, b);

@@ -1,0 +1,24 @@
+// Headless entry (DESIGN §2): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines.
+import { createServer } from './app.js';
+import { configFromProcess } from './config.js';
+
+async function main(): Promise<void> {
+  const config = configFromProcess();
+  const server = await createServer(config);
+  const { url } = await server.listen();
+  const ownerLink = await server.services.identity.mintSignInLink(config.ownerEmail, url);
+  console.log(`Folio listening on ${url}`);
+  console.log(`Owner sign-in: ${ownerLink}`);
+  console.log(`Data: ${config.dataDir}`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  console.error(`Folio could not start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

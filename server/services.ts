@@ -1,0 +1,18 @@
+// Every service the app builds once (app.ts) and hands to route handlers as their second argument.
+import type { AssetService } from './capabilities/assets/service.js';
+import type { IdentityService } from './capabilities/identity/service.js';
+import type { KeyService } from './capabilities/keys/service.js';
+import type { ReferenceService } from './capabilities/reference/service.js';
+import type { WorkspaceService } from './capabilities/workspaces/service.js';
+import type { Config } from './config.js';
+import type { Store } from './store/store.js';
+
+export type Services = {
+  config: Config;
+  store: Store;
+  identity: IdentityService;
+  workspaces: WorkspaceService;
+  keys: KeyService;
+  reference: ReferenceService;
+  assets: AssetService;
+};
