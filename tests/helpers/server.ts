@@ -1,0 +1,96 @@
+// startTestServer(): the real createServer on a temp data dir and an ephemeral port.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type FolioServer } from '../../server/app.js';
+import type { ConfigInput } from '../../server/config.js';
+import type { ServiceName } from '../../server/http/viewer.js';
+
+export type Credential = { cookie: string } | { bearer: string } | null;
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
+  const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
+  const logs: string[] = [];
+  const server: FolioServer = await createServer(
+    { port: 0, dataDir, fsync: false, ...overrides, limits: { ...defaultLimits, ...overrides.limits } } as ConfigInput,
+    (line) => logs.push(line),
+  );
+  const { url } = await server.listen();
+
+  /** fetch against the server with a credential; session writes carry our own Origin as a browser would. */
+  function as(credential: Credential) {
+    return (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (credential && 'cookie' in credential) {
+        headers.set('cookie', credential.cookie);
+        if (!headers.has('origin')) headers.set('origin', url);
+      }
+      if (credential && 'bearer' in credential) headers.set('authorization', `Bearer ${credential.bearer}`);
+      if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      return fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
+    };
+  }
+
+  /** Signs an email in through a one-time link; returns the session cookie (approved or not). */
+  async function signIn(email: string): Promise<{ cookie: string }> {
+    const link = await server.services.identity.mintSignInLink(email, url);
+    const res = await fetch(link, { redirect: 'manual' });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('folio_session='));
+    if (!cookie) throw new Error(`sign-in for ${email} set no cookie (${res.status})`);
+    return { cookie: cookie.split(';')[0] };
+  }
+
+  /** Invites and signs in a user with a personal workspace. */
+  async function signInApproved(email: string) {
+    await server.services.identity.invite(email);
+    return signIn(email);
+  }
+
+  const owner = await signIn(server.config.ownerEmail);
+
+  /** Creates a key in the owner's (or `session`'s) workspace; returns its id, workspace and secret. */
+  async function createKeyDetails({
+    services,
+    session = owner,
+    workspace,
+  }: { services: ServiceName[]; session?: { cookie: string }; workspace?: string }) {
+    const res = await as(session)('/api/v1/api-keys', {
+      method: 'POST',
+      body: JSON.stringify({ name: `test ${services.join('+') || 'none'}`, services }),
+      headers: workspace ? { 'x-folio-workspace': workspace } : {},
+    });
+    if (res.status !== 201) throw new Error(`createKey: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { secret: string; id: string; workspaceId: string };
+    return { bearer: body.secret, id: body.id, workspaceId: body.workspaceId };
+  }
+
+  const createKey = async (options: Parameters<typeof createKeyDetails>[0]) => (await createKeyDetails(options)).bearer;
+
+  return {
+    url,
+    dataDir,
+    server,
+    services: server.services,
+    logs,
+    owner,
+    as,
+    signIn,
+    signInApproved,
+    createKey,
+    createKeyDetails,
+    async close() {
+      await server.close();
+      if (!overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const defaultLimits = {
+  jsonBytes: 1 << 20,
+  uploadBytes: 64 << 20,
+  transcribeBytes: 4 << 20,
+  rateLimitPerMinute: 100_000,
+  rateLimitBurst: 10_000,
+};
