@@ -15,8 +15,18 @@ export interface WrkResult {
 }
 
 /** `wrk -c4 -t2 -d5s` (peer-baselines.md), optionally with extra headers such as Range. */
-export async function wrk(url: string, headers: Record<string, string> = {}, seconds = 5): Promise<WrkResult> {
-  const args = ['-c4', '-t2', `-d${seconds}s`, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+export async function wrk(
+  url: string,
+  headers: Record<string, string> = {},
+  seconds = 5,
+): Promise<WrkResult> {
+  const args = [
+    '-c4',
+    '-t2',
+    `-d${seconds}s`,
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ];
   const { stdout } = await run('wrk', args, { maxBuffer: 1 << 20 });
   const reqPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
   const transfer = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(stdout);
@@ -27,7 +37,10 @@ export async function wrk(url: string, headers: Record<string, string> = {}, sec
 }
 
 /** nginx serving `root` on 127.0.0.1 with sendfile on and one worker. */
-export async function startNginx(root: string, workDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNginx(
+  root: string,
+  workDir: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
   await mkdir(workDir, { recursive: true });
   await chmod(root, 0o755); // nginx workers drop to an unprivileged user; mkdtemp dirs are 0700
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -68,7 +81,13 @@ export async function startBareNode(root: string): Promise<{ url: string; server
 
 async function waitForPort(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then(() => true, () => false)) return;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nothing listens at ${url}`);

@@ -73,7 +73,8 @@ function evaluatePreconditions(method: string, headers: RequestHeaders, v: Valid
   }
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   const ifNoneMatch = header(headers, 'if-none-match');
-  if (ifNoneMatch !== undefined) return etagListMatches(ifNoneMatch, v.etag, false) ? { status: 304 } : undefined;
+  if (ifNoneMatch !== undefined)
+    return etagListMatches(ifNoneMatch, v.etag, false) ? { status: 304 } : undefined;
   const ifModified = header(headers, 'if-modified-since');
   if (ifModified !== undefined) {
     const t = Date.parse(ifModified);
@@ -89,7 +90,11 @@ function ifRangeMatches(ifRange: string | undefined, v: Validators): boolean {
   if (value.startsWith('W/')) return false;
   if (value.startsWith('"')) return value === v.etag;
   const t = Date.parse(value);
-  return !Number.isNaN(t) && seconds(t) === seconds(v.lastModified) && value === new Date(v.lastModified).toUTCString();
+  return (
+    !Number.isNaN(t) &&
+    seconds(t) === seconds(v.lastModified) &&
+    value === new Date(v.lastModified).toUTCString()
+  );
 }
 
 function etagListMatches(list: string, etag: string, strong: boolean): boolean {

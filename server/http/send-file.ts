@@ -2,10 +2,11 @@
  * Serves a file on the raw Node request/response (no Koa in the hot path): validators, 304/412, RFC 9110 Range
  * (single, merged, or multipart/byteranges), HEAD. Callers decide Content-Type and disposition; this never sniffs.
  */
+
+import { randomBytes } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
 import { open, stat as statFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { type ByteRange, planByteResponse } from './range-plan.js';
 
@@ -31,12 +32,20 @@ const WHOLE_READ_BUDGET = 64 << 20;
 let wholeReadInFlight = 0;
 
 /** Resolves once the response is finished (or the client went away). Throws ENOENT before writing anything. */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, options: SendFileOptions): Promise<void> {
+export async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: SendFileOptions,
+): Promise<void> {
   const stats = options.stat ?? (await statFile(options.path));
   const etag = options.etag ?? statEtag(stats);
   const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000);
   const method = req.method ?? 'GET';
-  const plan = planByteResponse(method, req.headers, { size: stats.size, etag, lastModified: lastModified.getTime() });
+  const plan = planByteResponse(method, req.headers, {
+    size: stats.size,
+    etag,
+    lastModified: lastModified.getTime(),
+  });
   const headers: Record<string, string | number> = {
     'Accept-Ranges': 'bytes',
     ETag: etag,
@@ -49,7 +58,8 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, option
   if (plan.status === 304 || plan.status === 412) return finish(res, plan.status, headers);
   if (plan.status === 416) return sendUnsatisfiable(res, stats.size, headers);
   headers['Content-Type'] = options.contentType;
-  if (plan.status === 200) return sendSlice(req, res, 200, headers, options.path, { start: 0, end: stats.size - 1 }, chunk);
+  if (plan.status === 200)
+    return sendSlice(req, res, 200, headers, options.path, { start: 0, end: stats.size - 1 }, chunk);
   if (plan.ranges.length === 1) {
     const [r] = plan.ranges;
     headers['Content-Range'] = `bytes ${r.start}-${r.end}/${stats.size}`;
@@ -67,7 +77,11 @@ function finish(res: ServerResponse, status: number, headers: Record<string, str
   res.end();
 }
 
-function sendUnsatisfiable(res: ServerResponse, size: number, headers: Record<string, string | number>): void {
+function sendUnsatisfiable(
+  res: ServerResponse,
+  size: number,
+  headers: Record<string, string | number>,
+): void {
   const body = JSON.stringify({ error: `Range not satisfiable for a ${size}-byte file`, size });
   res.writeHead(416, {
     ...headers,
@@ -93,7 +107,11 @@ async function sendSlice(
   if (length <= WHOLE_READ_BYTES && wholeReadInFlight + length <= WHOLE_READ_BUDGET) {
     return sendWhole(res, path, range.start, length);
   }
-  const stream = createReadStream(path, { start: range.start, end: range.end, highWaterMark: Math.min(chunk, length) });
+  const stream = createReadStream(path, {
+    start: range.start,
+    end: range.end,
+    highWaterMark: Math.min(chunk, length),
+  });
   await pipeline(stream, res).catch(() => res.destroy()); // client went away or the disk failed mid-body
 }
 
@@ -130,8 +148,14 @@ async function sendMultipart(
       `${i === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${options.contentType}\r\nContent-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`,
   );
   const tail = `\r\n--${boundary}--\r\n`;
-  const length = heads.reduce((n, h, i) => n + Buffer.byteLength(h) + ranges[i].end - ranges[i].start + 1, 0) + tail.length;
-  res.writeHead(206, { ...headers, 'Content-Type': `multipart/byteranges; boundary=${boundary}`, 'Content-Length': length });
+  const length =
+    heads.reduce((n, h, i) => n + Buffer.byteLength(h) + ranges[i].end - ranges[i].start + 1, 0) +
+    tail.length;
+  res.writeHead(206, {
+    ...headers,
+    'Content-Type': `multipart/byteranges; boundary=${boundary}`,
+    'Content-Length': length,
+  });
   if (req.method === 'HEAD') return void res.end();
   try {
     for (const [i, r] of ranges.entries()) {

@@ -1,12 +1,23 @@
 /** The assets API (spec §4.2): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
+import type { Context } from 'koa';
 import { z } from 'zod';
+import type { Config } from '../../config.js';
 import { bearerOf } from '../../http/authenticate.js';
 import { defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
-import { GRANT_PREFIX } from './upload-grants.js';
 import { presentAsset } from './present-asset.js';
-import { Asset, AssetList, AssetParams, type AssetRecord, ListAssetsQuery, MintGrantBody, PatchAssetBody, UploadGrant } from './schema.js';
+import {
+  Asset,
+  AssetList,
+  AssetParams,
+  type AssetRecord,
+  ListAssetsQuery,
+  MintGrantBody,
+  PatchAssetBody,
+  UploadGrant,
+} from './schema.js';
+import { GRANT_PREFIX } from './upload-grants.js';
 
 /** Any origin may upload with a grant, never with credentials (DESIGN §3 Grants). */
 const CLIENT_CORS = {
@@ -17,73 +28,131 @@ const CLIENT_CORS = {
 };
 
 export const uploadAsset = defineRoute({
-  method: 'POST', path: '/api/v1/uploads', auth: ['session', 'key'], service: 'assets',
-  rawBody: true, requestContentType: 'multipart/form-data', response: Asset, status: 201,
+  method: 'POST',
+  path: '/api/v1/uploads',
+  auth: ['session', 'key'],
+  service: 'assets',
+  rawBody: true,
+  requestContentType: 'multipart/form-data',
+  response: Asset,
+  status: 201,
   summary: 'Upload a file as a new asset',
-  description: 'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
-  handler: async ({ workspace, ctx }, { assets }) => presentAsset(await assets.upload(workspace.id, ctx.req), ctx.origin),
+  description:
+    'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
+  handler: async ({ workspace, ctx }, { assets, config }) =>
+    presentAsset(await assets.upload(workspace.id, ctx.req), baseUrl(ctx, config)),
 });
 
 export const mintUploadGrant = defineRoute({
-  method: 'POST', path: '/api/v1/uploads/grant', auth: 'key', service: 'assets',
-  body: MintGrantBody, response: UploadGrant, status: 201,
+  method: 'POST',
+  path: '/api/v1/uploads/grant',
+  auth: 'key',
+  service: 'assets',
+  body: MintGrantBody,
+  response: UploadGrant,
+  status: 201,
   summary: 'Mint a short-lived, single-use client-upload grant',
-  description: 'Body (all optional): `expiresIn` seconds (default 600, max 3600), `maxBytes`, `allowedTypes` (content types like image/png or image/*, or asset types like audio), `displayName`, `tags`. The browser then POSTs multipart to `uploadUrl` with `Authorization: Bearer <grant>`.',
-  handler: async ({ workspace, viewer, body, ctx }, { assets }) => {
-    const { secret, record } = await assets.grants.mint(workspace.id, viewer.kind === 'key' ? viewer.keyId : undefined, body);
+  description:
+    'Body (all optional): `expiresIn` seconds (default 600, max 3600), `maxBytes`, `allowedTypes` (content types like image/png or image/*, or asset types like audio), `displayName`, `tags`. The browser then POSTs multipart to `uploadUrl` with `Authorization: Bearer <grant>`.',
+  handler: async ({ workspace, viewer, body, ctx }, { assets, config }) => {
+    const { secret, record } = await assets.grants.mint(
+      workspace.id,
+      viewer.kind === 'key' ? viewer.keyId : undefined,
+      body,
+    );
     const { maxBytes, allowedTypes } = record;
-    return { grant: secret, expiresAt: record.expiresAt, uploadUrl: `${ctx.origin}/api/v1/uploads/client`, maxBytes, allowedTypes };
+    return {
+      grant: secret,
+      expiresAt: record.expiresAt,
+      uploadUrl: `${baseUrl(ctx, config)}/api/v1/uploads/client`,
+      maxBytes,
+      allowedTypes,
+    };
   },
 });
 
 export const clientUpload = defineRoute({
-  method: 'POST', path: '/api/v1/uploads/client', auth: ['grant', 'public'], grantPurpose: 'upload',
-  rawBody: true, requestContentType: 'multipart/form-data', response: Asset, status: 201,
+  method: 'POST',
+  path: '/api/v1/uploads/client',
+  auth: ['grant', 'public'],
+  grantPurpose: 'upload',
+  rawBody: true,
+  requestContentType: 'multipart/form-data',
+  response: Asset,
+  status: 201,
   summary: 'Upload one file with a client-upload grant (no key, no cookies)',
-  description: 'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
-  handler: async ({ ctx }, { assets }) => {
+  description:
+    'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
+  handler: async ({ ctx }, { assets, config }) => {
     ctx.set(CLIENT_CORS); // before anything can fail, so the browser can read error bodies too
     const bearer = bearerOf(ctx.get('authorization') || undefined);
-    const record = await assets.uploadWithGrant(ctx.req, bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined);
-    return presentAsset(record, ctx.origin);
+    const record = await assets.uploadWithGrant(
+      ctx.req,
+      bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
+    );
+    return presentAsset(record, baseUrl(ctx, config));
   },
 });
 
 export const clientUploadPreflight = defineRoute({
-  method: 'OPTIONS' as 'POST', path: '/api/v1/uploads/client', auth: 'public', hidden: true,
+  method: 'OPTIONS',
+  path: '/api/v1/uploads/client',
+  auth: 'public',
+  hidden: true,
   summary: 'CORS preflight for client uploads',
   handler: () => reply.empty(204, CLIENT_CORS),
 });
 
 export const listAssets = defineRoute({
-  method: 'GET', path: '/api/v1/assets', auth: ['session', 'key'], service: 'assets',
-  query: ListAssetsQuery, response: AssetList,
+  method: 'GET',
+  path: '/api/v1/assets',
+  auth: ['session', 'key'],
+  service: 'assets',
+  query: ListAssetsQuery,
+  response: AssetList,
   summary: 'List assets, newest first',
-  description: '`type` (image|audio|video|document|svg|other), `search` (displayName, filename, tags), `tags` (comma list, all must match), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
-  handler: ({ workspace, query, ctx }, { assets }) => {
+  description:
+    '`type` (image|audio|video|document|svg|other), `search` (displayName, filename, tags), `tags` (comma list, all must match), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
+  handler: ({ workspace, query, ctx }, { assets, config }) => {
     const page = assets.list(workspace.id, query);
-    return { assets: page.rows.map((a: AssetRecord) => presentAsset(a, ctx.origin)), nextCursor: page.nextCursor };
+    const base = baseUrl(ctx, config);
+    return { assets: page.rows.map((a: AssetRecord) => presentAsset(a, base)), nextCursor: page.nextCursor };
   },
 });
 
 export const getAsset = defineRoute({
-  method: 'GET', path: '/api/v1/assets/:id', auth: ['session', 'key'], service: 'assets',
-  params: AssetParams, response: Asset,
+  method: 'GET',
+  path: '/api/v1/assets/:id',
+  auth: ['session', 'key'],
+  service: 'assets',
+  params: AssetParams,
+  response: Asset,
   summary: 'Get one asset',
-  handler: ({ workspace, params, ctx }, { assets }) => presentAsset(assets.get(workspace.id, params.id), ctx.origin),
+  handler: ({ workspace, params, ctx }, { assets, config }) =>
+    presentAsset(assets.get(workspace.id, params.id), baseUrl(ctx, config)),
 });
 
 export const updateAsset = defineRoute({
-  method: 'PATCH', path: '/api/v1/assets/:id', auth: ['session', 'key'], service: 'assets',
-  params: AssetParams, body: PatchAssetBody, response: Asset,
+  method: 'PATCH',
+  path: '/api/v1/assets/:id',
+  auth: ['session', 'key'],
+  service: 'assets',
+  params: AssetParams,
+  body: PatchAssetBody,
+  response: Asset,
   summary: 'Update displayName and/or tags',
-  handler: async ({ workspace, params, body, ctx }, { assets }) =>
-    presentAsset(await assets.update(workspace.id, params.id, body), ctx.origin),
+  handler: async ({ workspace, params, body, ctx }, { assets, config }) =>
+    presentAsset(await assets.update(workspace.id, params.id, body), baseUrl(ctx, config)),
 });
 
 export const deleteAsset = defineRoute({
-  method: 'DELETE', path: '/api/v1/assets/:id', auth: ['session', 'key'], service: 'assets',
-  params: AssetParams, response: z.void(), status: 204,
+  method: 'DELETE',
+  path: '/api/v1/assets/:id',
+  auth: ['session', 'key'],
+  service: 'assets',
+  params: AssetParams,
+  response: z.void(),
+  status: 204,
   summary: 'Delete an asset, its bytes and its cached image derivatives',
   handler: async ({ workspace, params }, { assets }) => {
     if (!(await assets.remove(workspace.id, params.id))) throw notFound('Asset');
@@ -91,4 +160,18 @@ export const deleteAsset = defineRoute({
   },
 });
 
-export const assetApiRoutes = [uploadAsset, mintUploadGrant, clientUpload, clientUploadPreflight, listAssets, getAsset, updateAsset, deleteAsset];
+export const assetApiRoutes = [
+  uploadAsset,
+  mintUploadGrant,
+  clientUpload,
+  clientUploadPreflight,
+  listAssets,
+  getAsset,
+  updateAsset,
+  deleteAsset,
+];
+
+/** Absolute URLs for agents to paste. Koa 3's ctx.origin is the Origin *header*, so build it from Host (host-guarded). */
+function baseUrl(ctx: Context, config: Pick<Config, 'publicUrl'>): string {
+  return config.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
+}

@@ -4,9 +4,20 @@ import { z } from 'zod';
 export const ASSET_TYPES = ['image', 'audio', 'video', 'document', 'svg', 'other'] as const;
 export const AssetType = z.enum(ASSET_TYPES);
 
-export const Tag = z.string().trim().min(1, 'tags must not be empty').max(64, 'a tag has at most 64 characters');
-export const Tags = z.array(Tag).max(32, 'at most 32 tags').transform((tags) => [...new Set(tags)]);
-export const DisplayName = z.string().trim().min(1, 'displayName must not be empty').max(200, 'displayName has at most 200 characters');
+export const Tag = z
+  .string()
+  .trim()
+  .min(1, 'tags must not be empty')
+  .max(64, 'a tag has at most 64 characters');
+export const Tags = z
+  .array(Tag)
+  .max(32, 'at most 32 tags')
+  .transform((tags) => [...new Set(tags)]);
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'displayName must not be empty')
+  .max(200, 'displayName has at most 200 characters');
 
 /** What is stored; bytes live at <workspaceDir>/files/<id>. */
 export type AssetRecord = {
@@ -58,7 +69,14 @@ export const ListAssetsQuery = z.object({
   tags: z
     .string()
     .optional()
-    .transform((s) => (s ? s.split(',').map((t) => t.trim()).filter(Boolean) : [])),
+    .transform((s) =>
+      s
+        ? s
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : [],
+    ),
   limit: z.coerce
     .number({ message: 'limit must be a number between 1 and 200' })
     .int('limit must be a whole number')
@@ -80,7 +98,12 @@ export type PatchAssetBody = z.infer<typeof PatchAssetBody>;
 export const MAX_GRANT_SECONDS = 3600;
 export const MintGrantBody = z
   .strictObject({
-    expiresIn: z.number().int().min(10, 'expiresIn is at least 10 seconds').max(MAX_GRANT_SECONDS, 'expiresIn is at most 3600 seconds').default(600),
+    expiresIn: z
+      .number()
+      .int()
+      .min(10, 'expiresIn is at least 10 seconds')
+      .max(MAX_GRANT_SECONDS, 'expiresIn is at most 3600 seconds')
+      .default(600),
     maxBytes: z.number().int().min(1).optional(),
     allowedTypes: z
       .array(z.string().min(1).max(100))

@@ -16,40 +16,74 @@ const SANDBOX_CSP = "default-src 'none'; sandbox";
 const FILE_CACHE = 'public, max-age=86400';
 
 export const serveFile = defineRoute({
-  method: 'GET', path: '/f/:key', auth: 'public', params: KeyParams, hidden: true,
+  method: 'GET',
+  path: '/f/:key',
+  auth: 'public',
+  params: KeyParams,
+  hidden: true,
   summary: 'Any asset as a forced download',
   handler: async ({ params, ctx }, { assets }) => {
     const found = assets.byKey(params.key);
     if (!found) throw notFound('File');
     const { record, path } = found;
     const headers = {
-      'Content-Disposition': contentDisposition(record.filename, { fallback: asciiFallback(record.filename) }),
+      'Content-Disposition': contentDisposition(record.filename, {
+        fallback: asciiFallback(record.filename),
+      }),
       'Content-Security-Policy': SANDBOX_CSP,
       'Cache-Control': FILE_CACHE,
     };
-    return send(ctx, { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers });
+    return send(ctx, {
+      path,
+      contentType: record.contentType,
+      etag: `"${record.sha256.slice(0, 32)}"`,
+      headers,
+    });
   },
 });
 
 export const serveAudio = defineRoute({
-  method: 'GET', path: '/audio/:key', auth: 'public', params: KeyParams, hidden: true,
+  method: 'GET',
+  path: '/audio/:key',
+  auth: 'public',
+  params: KeyParams,
+  hidden: true,
   summary: 'Audio or video, inline, with Range so players can seek',
   handler: async ({ params, ctx }, { assets }) => {
     const found = assets.byKey(params.key);
     if (!found || (found.record.type !== 'audio' && found.record.type !== 'video')) throw notFound('Audio');
     const { record, path } = found;
-    const headers = { 'Content-Disposition': 'inline', 'Content-Security-Policy': SANDBOX_CSP, 'Cache-Control': FILE_CACHE };
-    return send(ctx, { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers });
+    const headers = {
+      'Content-Disposition': 'inline',
+      'Content-Security-Policy': SANDBOX_CSP,
+      'Cache-Control': FILE_CACHE,
+    };
+    return send(ctx, {
+      path,
+      contentType: record.contentType,
+      etag: `"${record.sha256.slice(0, 32)}"`,
+      headers,
+    });
   },
 });
 
 export const serveImage = defineRoute({
-  method: 'GET', path: '/img/{*chain}', auth: 'public', hidden: true,
+  method: 'GET',
+  path: '/img/{*chain}',
+  auth: 'public',
+  hidden: true,
   summary: 'Raster image through the transform cascade: /img/<preset>/<op>/<op>/:key',
   handler: async ({ ctx }, { assets }) => {
-    const segments = String(ctx.params.chain ?? '').split('/').filter(Boolean);
+    const segments = String(ctx.params.chain ?? '')
+      .split('/')
+      .filter(Boolean);
     const variant = await resolveImageVariant(segments, ctx.get('accept'), assets.byKey, assets.imageCache);
-    return send(ctx, { path: variant.path, contentType: variant.contentType, etag: variant.etag, headers: variant.headers });
+    return send(ctx, {
+      path: variant.path,
+      contentType: variant.contentType,
+      etag: variant.etag,
+      headers: variant.headers,
+    });
   },
 });
 

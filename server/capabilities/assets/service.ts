@@ -1,17 +1,25 @@
 /** Assets: uploads (direct, grant, from a file on disk), records, usage, and lookups for the serve routes. */
-import type { IncomingMessage } from 'node:http';
+
 import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
-import { listAssetRecords } from './asset-list.js';
 import { isAssetKey, newAssetKey } from './asset-key.js';
+import { listAssetRecords } from './asset-list.js';
 import { createImageCache } from './image/image-cache.js';
 import { receiveMultipart } from './ingest/receive-multipart.js';
 import { type FileRules, type IncomingFile, storeFile } from './ingest/store-file.js';
-import { type AssetRecord, DisplayName, type ListAssetsQuery, type PatchAssetBody, Tags, type Usage } from './schema.js';
+import {
+  type AssetRecord,
+  DisplayName,
+  type ListAssetsQuery,
+  type PatchAssetBody,
+  Tags,
+  type Usage,
+} from './schema.js';
 import { createUploadGrants } from './upload-grants.js';
 
 export interface AssetServiceDeps {
@@ -34,7 +42,10 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     for (const a of assets(workspaceId).all()) keys.set(a.key, { workspaceId, id: a.id });
   }
   const grants = createUploadGrants(store);
-  const imageCache = createImageCache({ dir: join(config.dataDir, 'cache', 'img'), maxBytes: imageCacheBytes });
+  const imageCache = createImageCache({
+    dir: join(config.dataDir, 'cache', 'img'),
+    maxBytes: imageCacheBytes,
+  });
 
   function assets(workspaceId: string) {
     return store.collection<AssetRecord>(COLLECTION, workspaceId);
@@ -43,7 +54,12 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
   const filePathOf = (workspaceId: string, id: string) => join(store.workspaceDir(workspaceId), 'files', id);
 
   /** Moves `file` (which this takes ownership of) into the workspace and inserts its record. */
-  async function create(workspaceId: string, file: IncomingFile, meta: NewAssetMeta, rules?: FileRules): Promise<AssetRecord> {
+  async function create(
+    workspaceId: string,
+    file: IncomingFile,
+    meta: NewAssetMeta,
+    rules?: FileRules,
+  ): Promise<AssetRecord> {
     const id = newId('ast');
     const target = filePathOf(workspaceId, id);
     const stored = await storeFile(file, target, rules);
@@ -75,8 +91,16 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
 
   /** POST /api/v1/uploads: multipart, field `file`, optional `displayName` and `tags` before or after it. */
   async function upload(workspaceId: string, req: IncomingMessage): Promise<AssetRecord> {
-    const received = await receiveMultipart(req, { tmpDir: store.tmpDir, maxBytes: config.limits.uploadBytes });
-    const file = { path: received.tmpPath, filename: received.filename, size: received.size, sha256: received.sha256 };
+    const received = await receiveMultipart(req, {
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.uploadBytes,
+    });
+    const file = {
+      path: received.tmpPath,
+      filename: received.filename,
+      size: received.size,
+      sha256: received.sha256,
+    };
     let meta: NewAssetMeta;
     try {
       meta = metaFromFields(received.fields);
@@ -100,11 +124,21 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
         },
       });
       const { grant } = claim!;
-      const file = { path: received.tmpPath, filename: received.filename, size: received.size, sha256: received.sha256 };
-      const record = await create(grant.workspaceId, file, { displayName: grant.displayName, tags: grant.tags }, {
-        maxBytes: grant.maxBytes,
-        allowedTypes: grant.allowedTypes,
-      });
+      const file = {
+        path: received.tmpPath,
+        filename: received.filename,
+        size: received.size,
+        sha256: received.sha256,
+      };
+      const record = await create(
+        grant.workspaceId,
+        file,
+        { displayName: grant.displayName, tags: grant.tags },
+        {
+          maxBytes: grant.maxBytes,
+          allowedTypes: grant.allowedTypes,
+        },
+      );
       await claim!.consume(record.id);
       return record;
     } catch (error) {
@@ -116,9 +150,21 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
   /** For other capabilities (chunked transcription uploads): takes ownership of a file already on disk. */
   async function createFromFile(
     workspaceId: string,
-    input: { path: string; filename: string; contentType?: string; displayName?: string; tags?: string[]; sha256?: string },
+    input: {
+      path: string;
+      filename: string;
+      contentType?: string;
+      displayName?: string;
+      tags?: string[];
+      sha256?: string;
+    },
   ): Promise<AssetRecord> {
-    const file = { path: input.path, filename: input.filename, contentTypeHint: input.contentType, sha256: input.sha256 };
+    const file = {
+      path: input.path,
+      filename: input.filename,
+      contentTypeHint: input.contentType,
+      sha256: input.sha256,
+    };
     return create(workspaceId, file, { displayName: input.displayName, tags: input.tags });
   }
 
@@ -190,7 +236,8 @@ export type AssetService = ReturnType<typeof createAssetService>;
 
 function metaFromFields(fields: Record<string, string>): NewAssetMeta {
   const meta: NewAssetMeta = {};
-  if (fields.displayName !== undefined) meta.displayName = parseField('displayName', DisplayName, fields.displayName);
+  if (fields.displayName !== undefined)
+    meta.displayName = parseField('displayName', DisplayName, fields.displayName);
   if (fields.tags !== undefined) meta.tags = parseField('tags', Tags, splitTags(fields.tags));
   return meta;
 }
@@ -203,10 +250,21 @@ function splitTags(value: string): unknown {
       throw badRequest('tags must be a comma-separated list or a JSON array of strings');
     }
   }
-  return value.split(',').map((t) => t.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
-function parseField<T>(name: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, value: unknown): T {
+function parseField<T>(
+  name: string,
+  schema: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+  },
+  value: unknown,
+): T {
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(`Invalid ${name}: ${result.error.issues[0]?.message}`);
   return result.data;

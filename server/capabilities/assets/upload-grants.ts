@@ -6,10 +6,10 @@
  * when an asset exists. So "single use" means: at most one asset per grant.
  */
 import { createHash } from 'node:crypto';
-import type { Store } from '../../store/store.js';
-import { newId, randomBase62 } from '../../store/ids.js';
 import { gone, unauthorized } from '../../http/errors.js';
 import type { GrantInfo } from '../../http/viewer.js';
+import { newId, randomBase62 } from '../../store/ids.js';
+import type { Store } from '../../store/store.js';
 import type { MintGrantBody, UploadGrantRecord } from './schema.js';
 
 export const GRANT_PREFIX = 'fg_';
@@ -69,7 +69,10 @@ export function createUploadGrants(store: Store, now: () => number = Date.now) {
   /** Synchronous check-and-set: the atomic step that makes a grant single-use under concurrency. */
   function claim(secret: string | undefined): GrantClaim {
     const grant = secret ? find(secret) : undefined;
-    if (!grant) throw unauthorized('Send a valid upload grant as `Authorization: Bearer fg_...` or a form field "grant" before the file');
+    if (!grant)
+      throw unauthorized(
+        'Send a valid upload grant as `Authorization: Bearer fg_...` or a form field "grant" before the file',
+      );
     if (grant.usedAt || claimed.has(grant.id)) throw gone('This upload grant was already used');
     if (Date.parse(grant.expiresAt) <= now()) throw gone('This upload grant has expired');
     claimed.add(grant.id);

@@ -20,11 +20,14 @@ async function detect(bytes: Buffer | string, name: string) {
 
 describe('detectType', () => {
   it('detects a PNG whatever the name says', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
     expect(await detect(png, 'song.mp3')).toEqual({ contentType: 'image/png', assetType: 'image' });
   });
   it('detects SVG by content, also after an XML declaration and comment', async () => {
-    const svg = '<?xml version="1.0"?>\n<!-- hi --><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const svg =
+      '<?xml version="1.0"?>\n<!-- hi --><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
     expect(await detect(svg, 'x.png')).toEqual({ contentType: 'image/svg+xml', assetType: 'svg' });
   });
   it('never calls HTML an image', async () => {
@@ -32,7 +35,9 @@ describe('detectType', () => {
   });
   it('text by extension, binary noise as octet-stream', async () => {
     expect((await detect('a,b\n1,2\n', 'data.csv')).contentType).toBe('text/csv; charset=utf-8');
-    expect((await detect(Buffer.from([0, 1, 2, 3, 255, 0]), 'x.bin')).contentType).toBe('application/octet-stream');
+    expect((await detect(Buffer.from([0, 1, 2, 3, 255, 0]), 'x.bin')).contentType).toBe(
+      'application/octet-stream',
+    );
   });
 });
 
@@ -45,5 +50,6 @@ describe('sanitizeFilename', () => {
     ['..', 'file'],
     ['', 'file'],
   ])('%j → %j', (input, output) => expect(sanitizeFilename(input)).toBe(output));
-  it('caps at 255 bytes', () => expect(Buffer.byteLength(sanitizeFilename('é'.repeat(300)))).toBeLessThanOrEqual(255));
+  it('caps at 255 bytes', () =>
+    expect(Buffer.byteLength(sanitizeFilename('é'.repeat(300)))).toBeLessThanOrEqual(255));
 });

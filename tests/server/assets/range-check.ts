@@ -7,10 +7,12 @@ export async function checkRangeVector(url: string, file: Buffer, vector: RangeV
   const problems: string[] = [];
   if (res.status !== vector.status) problems.push(`status ${res.status} != ${vector.status}`);
   if (res.headers.get('accept-ranges') !== 'bytes') problems.push('no Accept-Ranges: bytes');
-  if (res.status === 416 && res.headers.get('content-range') !== `bytes */${file.length}`) problems.push('416 without bytes */len');
+  if (res.status === 416 && res.headers.get('content-range') !== `bytes */${file.length}`)
+    problems.push('416 without bytes */len');
   if (vector.method === 'HEAD') {
     if (body.length) problems.push('HEAD had a body');
-    if (res.headers.get('content-length') !== String(file.length)) problems.push('HEAD Content-Length differs from GET');
+    if (res.headers.get('content-length') !== String(file.length))
+      problems.push('HEAD Content-Length differs from GET');
     return problems;
   }
   if (!vector.slices) return problems;
@@ -28,7 +30,8 @@ export async function checkRangeVector(url: string, file: Buffer, vector: RangeV
   const parts = parseByteranges(body, boundary);
   if (parts.length !== vector.slices.length) problems.push(`${parts.length} parts`);
   for (const [i, [a, b]] of vector.slices.entries()) {
-    if (parts[i]?.range !== `bytes ${a}-${b}/${file.length}`) problems.push(`part ${i} range ${parts[i]?.range}`);
+    if (parts[i]?.range !== `bytes ${a}-${b}/${file.length}`)
+      problems.push(`part ${i} range ${parts[i]?.range}`);
     if (!parts[i]?.body.equals(file.subarray(a, b + 1))) problems.push(`part ${i} body differs`);
   }
   if (res.headers.get('content-length') !== String(body.length)) problems.push('Content-Length mismatch');
@@ -45,7 +48,10 @@ function parseByteranges(body: Buffer, boundary: string): { range: string; body:
     const headEnd = body.indexOf('\r\n\r\n', headStart);
     const head = body.subarray(headStart, headEnd).toString();
     const next = body.indexOf(Buffer.from(`\r\n--${boundary}`), headEnd);
-    parts.push({ range: /Content-Range: (.*)/i.exec(head)?.[1]?.trim() ?? '', body: body.subarray(headEnd + 4, next) });
+    parts.push({
+      range: /Content-Range: (.*)/i.exec(head)?.[1]?.trim() ?? '',
+      body: body.subarray(headEnd + 4, next),
+    });
     at = next + 2;
   }
   return parts;

@@ -21,7 +21,11 @@ export function createImageCache({ dir, maxBytes, concurrency = 2 }: ImageCacheO
   const ready = scan();
 
   /** Path of the cached variant, rendering it with `render(tmpPath)` on a miss. */
-  async function get(key: string, variant: string, render: (tmpPath: string) => Promise<void>): Promise<string> {
+  async function get(
+    key: string,
+    variant: string,
+    render: (tmpPath: string) => Promise<void>,
+  ): Promise<string> {
     await ready;
     const path = join(dir, key, variant);
     const size = entries.get(path);
@@ -68,7 +72,7 @@ export function createImageCache({ dir, maxBytes, concurrency = 2 }: ImageCacheO
   /** Drops every derivative of an asset (on delete). */
   async function removeKey(key: string): Promise<void> {
     await ready;
-    const prefix = join(dir, key) + '/';
+    const prefix = `${join(dir, key)}/`;
     for (const [path, size] of entries) {
       if (!path.startsWith(prefix)) continue;
       entries.delete(path);

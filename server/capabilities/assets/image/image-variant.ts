@@ -19,11 +19,17 @@ type Lookup = (key: string) => { record: AssetRecord; path: string } | undefined
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export async function resolveImageVariant(segments: string[], accept: string, byKey: Lookup, cache: ImageCache): Promise<ImageVariant> {
+export async function resolveImageVariant(
+  segments: string[],
+  accept: string,
+  byKey: Lookup,
+  cache: ImageCache,
+): Promise<ImageVariant> {
   const key = segments[segments.length - 1] ?? '';
   const found = byKey(key);
   // SVG and non-images never come out of /img: SVG is active content (spec §4.2), only /f serves it, as a download.
-  if (!found || found.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType)) throw notFound('Image');
+  if (found?.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType))
+    throw notFound('Image');
   const { record, path } = found;
   const chain = parseTransformChain(segments.slice(0, -1));
   const fallback = defaultFormatFor(record.contentType);
@@ -36,9 +42,19 @@ export async function resolveImageVariant(segments: string[], accept: string, by
   ].join('; ');
   const headers: Record<string, string> = { 'Cache-Control': IMMUTABLE, 'X-Folio-Transform': explain };
   if (chain.ops.format === 'auto') headers.Vary = 'Accept';
-  const untouched = !chain.ops.width && !chain.ops.height && !chain.ops.quality && CONTENT_TYPES[format] === record.contentType;
-  if (untouched) return { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers };
+  const untouched =
+    !chain.ops.width &&
+    !chain.ops.height &&
+    !chain.ops.quality &&
+    CONTENT_TYPES[format] === record.contentType;
+  if (untouched)
+    return { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers };
   const variant = `${describeOps(effective).replace(/,/g, '_')}.${format}`;
   const cached = await cache.get(record.key, variant, (tmp) => renderImage(path, tmp, chain.ops, format));
-  return { path: cached, contentType: CONTENT_TYPES[format], etag: `"${record.sha256.slice(0, 24)}-${variant}"`, headers };
+  return {
+    path: cached,
+    contentType: CONTENT_TYPES[format],
+    etag: `"${record.sha256.slice(0, 24)}-${variant}"`,
+    headers,
+  };
 }

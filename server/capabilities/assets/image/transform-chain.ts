@@ -51,15 +51,25 @@ function parseOp(op: string): TransformOps {
   const fit = /^fit-(\w+)$/.exec(op);
   if (fit && (FITS as readonly string[]).includes(fit[1])) return { fit: fit[1] as Fit };
   if (op === 'jpg') return { format: 'jpeg' };
-  if ((FORMATS as readonly string[]).includes(op) || op === 'auto') return { format: op as OutputFormat | 'auto' };
+  if ((FORMATS as readonly string[]).includes(op) || op === 'auto')
+    return { format: op as OutputFormat | 'auto' };
   throw badRequest(`Unknown image transform "${op}"`, {
     op,
-    allowed: ['w<1-4096>', 'h<1-4096>', `fit-${FITS.join('|')}`, 'q<1-100>', ...FORMATS, 'auto', ...Object.keys(IMAGE_PRESETS)],
+    allowed: [
+      'w<1-4096>',
+      'h<1-4096>',
+      `fit-${FITS.join('|')}`,
+      'q<1-100>',
+      ...FORMATS,
+      'auto',
+      ...Object.keys(IMAGE_PRESETS),
+    ],
   });
 }
 
 function bounded(op: string, value: number, min: number, max: number): number {
-  if (value < min || value > max) throw badRequest(`Image transform "${op}" is out of range (${min}-${max})`, { op });
+  if (value < min || value > max)
+    throw badRequest(`Image transform "${op}" is out of range (${min}-${max})`, { op });
   return value;
 }
 

@@ -44,7 +44,8 @@ export async function detectType(path: string, filename: string): Promise<Detect
   const text = head.toString('utf8').replace(/^\uFEFF/, '');
   if (looksLikeSvg(text)) return { contentType: 'image/svg+xml', assetType: 'svg' };
   if (xml) return { contentType: 'application/xml', assetType: 'other' };
-  if (/^\s*(<!doctype html|<html|<head|<body|<script)/i.test(text)) return { contentType: 'text/html; charset=utf-8', assetType: 'other' };
+  if (/^\s*(<!doctype html|<html|<head|<body|<script)/i.test(text))
+    return { contentType: 'text/html; charset=utf-8', assetType: 'other' };
   const ext = filename.toLowerCase().split('.').pop() ?? '';
   return { contentType: TEXT_BY_EXTENSION[ext] ?? 'text/plain; charset=utf-8', assetType: 'document' };
 }

@@ -1,8 +1,8 @@
 /** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata). */
 import { parseFile } from 'music-metadata';
 import sharp from 'sharp';
-import type { AssetType } from './detect-type.js';
 import { MAX_INPUT_PIXELS } from '../image/limits.js';
+import type { AssetType } from './detect-type.js';
 
 export interface MediaInfo {
   width?: number;
@@ -20,7 +20,9 @@ export async function probeMedia(path: string, assetType: AssetType): Promise<Me
     if (assetType === 'audio' || assetType === 'video') {
       const meta = await parseFile(path, { duration: true, skipCovers: true });
       const duration = meta.format.duration;
-      return duration !== undefined && Number.isFinite(duration) ? { duration: Math.round(duration * 1000) / 1000 } : {};
+      return duration !== undefined && Number.isFinite(duration)
+        ? { duration: Math.round(duration * 1000) / 1000 }
+        : {};
     }
   } catch {
     // metadata is best-effort; sharp refuses a pixel bomb's header read beyond the cap here too

@@ -62,11 +62,20 @@ interface ParseState {
   writing?: Promise<ReceivedFile>;
 }
 
-function parse(req: IncomingMessage, options: ReceiveOptions, tmpPath: string, state: ParseState): Promise<ReceivedFile> {
+function parse(
+  req: IncomingMessage,
+  options: ReceiveOptions,
+  tmpPath: string,
+  state: ParseState,
+): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes },
+      });
     } catch {
       return reject(unsupportedMediaType('Send multipart/form-data with the file in a field named "file"'));
     }
@@ -75,10 +84,13 @@ function parse(req: IncomingMessage, options: ReceiveOptions, tmpPath: string, s
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
-      reject(error instanceof HttpError ? error : badRequest(`Malformed multipart body: ${messageOf(error)}`));
+      reject(
+        error instanceof HttpError ? error : badRequest(`Malformed multipart body: ${messageOf(error)}`),
+      );
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) return fail(badRequest(`Form field "${name}" is too long`));
+      if (info.valueTruncated || info.nameTruncated)
+        return fail(badRequest(`Form field "${name}" is too long`));
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
@@ -91,11 +103,14 @@ function parse(req: IncomingMessage, options: ReceiveOptions, tmpPath: string, s
       state.writing.catch(fail);
     });
     for (const event of ['filesLimit', 'partsLimit', 'fieldsLimit'] as const) {
-      parser.on(event, () => fail(badRequest('Send exactly one file in field "file" and at most a few small fields')));
+      parser.on(event, () =>
+        fail(badRequest('Send exactly one file in field "file" and at most a few small fields')),
+      );
     }
     parser.on('error', fail);
     parser.on('close', () => {
-      if (!state.writing) return fail(badRequest('No file in the request: send it in a form field named "file"'));
+      if (!state.writing)
+        return fail(badRequest('No file in the request: send it in a form field named "file"'));
       state.writing.then(resolve, fail);
     });
     req.on('aborted', () => fail(badRequest('The upload was aborted before it completed')));
@@ -129,7 +144,14 @@ async function writeFile(
   await pipeline(stream, meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
   if (overLimit || stream.truncated) throw tooLarge(options.maxBytes);
   const filename = sanitizeFilename(info.filename ?? '');
-  return { tmpPath, size, sha256: hash.digest('hex'), filename, declaredType: info.mimeType, fields: { ...fields } };
+  return {
+    tmpPath,
+    size,
+    sha256: hash.digest('hex'),
+    filename,
+    declaredType: info.mimeType,
+    fields: { ...fields },
+  };
 }
 
 function tooLarge(maxBytes: number): HttpError {
@@ -139,7 +161,11 @@ function tooLarge(maxBytes: number): HttpError {
 /** Display only (the stored file is named by id): strip paths, control chars and bidi overrides; cap at 255 bytes. */
 export function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.normalize('NFC').replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  const clean = base
+    .normalize('NFC')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
   let out = clean === '.' || clean === '..' ? '' : clean;
   while (Buffer.byteLength(out) > 255) out = out.slice(0, -1);
   return out || 'file';

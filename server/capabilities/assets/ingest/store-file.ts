@@ -34,17 +34,26 @@ export interface StoredFile extends DetectedType, MediaInfo {
 
 const ACTIVE_TYPES = /svg|html|xml|javascript/i;
 
-export async function storeFile(file: IncomingFile, target: string, rules: FileRules = {}): Promise<StoredFile> {
+export async function storeFile(
+  file: IncomingFile,
+  target: string,
+  rules: FileRules = {},
+): Promise<StoredFile> {
   try {
     const size = file.size ?? (await stat(file.path)).size;
-    if (rules.maxBytes !== undefined && size > rules.maxBytes) throw payloadTooLarge(`The file is larger than the ${rules.maxBytes}-byte limit of this upload`);
+    if (rules.maxBytes !== undefined && size > rules.maxBytes)
+      throw payloadTooLarge(`The file is larger than the ${rules.maxBytes}-byte limit of this upload`);
     const detected = withHint(await detectType(file.path, file.filename), file.contentTypeHint);
     if (rules.allowedTypes && !typeAllowed(detected, rules.allowedTypes)) {
-      throw unsupportedMediaType(`This upload accepts ${rules.allowedTypes.join(', ')}; the file is ${detected.contentType}`);
+      throw unsupportedMediaType(
+        `This upload accepts ${rules.allowedTypes.join(', ')}; the file is ${detected.contentType}`,
+      );
     }
     const media = await probeMedia(file.path, detected.assetType);
     if (media.width && media.height && media.width * media.height > MAX_INPUT_PIXELS) {
-      throw unprocessable(`Image is ${media.width}×${media.height}; the limit is ${MAX_INPUT_PIXELS / 1e6} megapixels`);
+      throw unprocessable(
+        `Image is ${media.width}×${media.height}; the limit is ${MAX_INPUT_PIXELS / 1e6} megapixels`,
+      );
     }
     const sha256 = file.sha256 ?? (await hashFile(file.path));
     await moveInto(file.path, target);
@@ -57,11 +66,14 @@ export async function storeFile(file: IncomingFile, target: string, rules: FileR
 
 export function typeAllowed(detected: DetectedType, allowed: string[]): boolean {
   const mime = detected.contentType.split(';')[0];
-  return allowed.some((a) => a === detected.assetType || a === mime || (a.endsWith('/*') && mime.startsWith(a.slice(0, -1))));
+  return allowed.some(
+    (a) => a === detected.assetType || a === mime || (a.endsWith('/*') && mime.startsWith(a.slice(0, -1))),
+  );
 }
 
 function withHint(detected: DetectedType, hint?: string): DetectedType {
-  if (detected.contentType !== 'application/octet-stream' || !hint || ACTIVE_TYPES.test(hint)) return detected;
+  if (detected.contentType !== 'application/octet-stream' || !hint || ACTIVE_TYPES.test(hint))
+    return detected;
   const kind = hint.split('/')[0];
   if (kind === 'audio' || kind === 'video') return { contentType: hint, assetType: kind };
   return detected;
