@@ -14,9 +14,10 @@ import type { CredentialResolvers } from './http/authenticate.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { hostGuard, type HostPolicy, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
+import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter } from './http/rate-limit.js';
-import type { Services } from './services.js';
+import type { Lifecycle, Services } from './services.js';
 import { openStore } from './store/store.js';
 import { APP_VERSION } from './version.js';
 
@@ -32,7 +33,9 @@ export type FolioServer = {
 export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
   const config = parseConfig(input as ConfigInput);
   const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync });
-  const services = buildServices(config, store, log);
+  const stops: Array<() => Promise<void> | void> = [];
+  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
+  const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
 
   let port = config.port;
@@ -42,10 +45,11 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
     key: services.keys.resolve,
     grants: [services.assets.grants],
   };
+  const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(namedRoutes().map((r) => r.route), {
     resolvers,
     workspaces: services.workspaces,
-    ownOrigins: () => ownOrigins(hostPolicy),
+    ownOrigins: origins,
     limiter: createRateLimiter({ perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst }),
     jsonLimit: `${config.limits.jsonBytes}b`,
     services,
@@ -58,6 +62,14 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
   app.use(router.routes());
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
+  const sockets = capabilities.flatMap((c) => c.sockets ?? []);
+  const wss = mountSockets(http, sockets, {
+    resolvers,
+    workspaces: services.workspaces,
+    hostPolicy,
+    ownOrigins: origins,
+    services,
+  });
 
   const server: FolioServer = {
     app,
@@ -73,6 +85,9 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
         });
       }),
     async close() {
+      for (const stop of stops.reverse()) await stop();
+      for (const client of wss.clients) client.terminate();
+      wss.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
@@ -83,7 +98,12 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
   return server;
 }
 
-function buildServices(config: Config, store: Awaited<ReturnType<typeof openStore>>, log: (line: string) => void): Services {
+function buildServices(
+  config: Config,
+  store: Awaited<ReturnType<typeof openStore>>,
+  lifecycle: Lifecycle,
+  log: (line: string) => void,
+): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
   const identity = createIdentityService({ store, config, workspaces, log });
@@ -98,5 +118,5 @@ function buildServices(config: Config, store: Awaited<ReturnType<typeof openStor
     drop: assets.forgetWorkspace,
   });
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return { config, store, identity, workspaces, keys, reference, assets };
+  return { lifecycle, config, store, identity, workspaces, keys, reference, assets };
 }

@@ -7,7 +7,11 @@ import type { WorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 
+/** Things to stop when the server closes (timers, workers, sockets). */
+export type Lifecycle = { onClose(stop: () => Promise<void> | void): void };
+
 export type Services = {
+  lifecycle: Lifecycle;
   config: Config;
   store: Store;
   identity: IdentityService;

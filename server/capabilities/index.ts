@@ -1,6 +1,7 @@
 // The API's table of contents: every capability, in the order its routes mount.
 // Route names (the exported consts) become OpenAPI operationIds.
 import type { AnyRoute } from '../http/define-route.js';
+import type { SocketDefinition } from '../http/mount-sockets.js';
 import * as assets from './assets/routes.js';
 import * as assetServing from './assets/serve-routes.js';
 import * as identity from './identity/routes.js';
@@ -18,6 +19,8 @@ export type Capability = {
   /** Protocol notes for /llms-full.txt (event formats, URL grammars). */
   docs?: string;
   routes: Record<string, unknown>;
+  /** WebSocket routes, behind the same credentials and services as HTTP routes. */
+  sockets?: SocketDefinition[];
 };
 
 export type NamedRoute = { name: string; capability: string; route: AnyRoute };

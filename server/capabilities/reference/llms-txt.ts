@@ -41,7 +41,8 @@ export function buildLlmsTxt(capabilities: Capability[], routes: NamedRoute[], b
     .map((c) => {
       const own = routes.filter((r) => r.capability === c.name && !r.route.hidden);
       if (own.length === 0 && !c.summary) return '';
-      return [`## ${c.title}`, '', ...(c.summary ? [c.summary, ''] : []), ...own.map((r) => line(base, r)), ''].join('\n');
+      const sockets = (c.sockets ?? []).map((s) => `- WebSocket ${s.path}: ${s.summary} (see llms-full.txt)`);
+      return [`## ${c.title}`, '', ...(c.summary ? [c.summary, ''] : []), ...own.map((r) => line(base, r)), ...sockets, ''].join('\n');
     })
     .filter(Boolean);
   const optional = [

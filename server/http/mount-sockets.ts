@@ -1,0 +1,82 @@
+// WebSocket routes go through the same guards as HTTP routes: host guard, authenticate, authorize
+// (workspace + service), and for cookie sessions an exact Origin match (cross-site WebSocket hijacking).
+// Browsers cannot set headers on a WebSocket, so a grant may come as `?client_secret=`.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Cookies from 'cookies';
+import { match } from 'path-to-regexp';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { Services } from '../services.js';
+import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
+import { authorize, type WorkspaceDirectory } from './authorize.js';
+import { toResponse } from './error-boundary.js';
+import { checkHost, type HostPolicy } from './host-guard.js';
+import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
+import { HttpError } from './errors.js';
+
+export type SocketInput = { workspace: WorkspaceRef; viewer: Viewer; params: Record<string, string>; query: URLSearchParams };
+
+export type SocketDefinition = {
+  path: string;
+  auth: Credential | Credential[];
+  service?: ServiceName;
+  grantPurpose?: string;
+  summary: string;
+  handler: (ws: WebSocket, input: SocketInput, services: Services) => void;
+};
+
+export const defineSocket = (socket: SocketDefinition) => socket;
+
+export type SocketDeps = {
+  resolvers: CredentialResolvers;
+  workspaces: WorkspaceDirectory;
+  hostPolicy: HostPolicy;
+  ownOrigins: () => string[];
+  services: Services;
+};
+
+export function mountSockets(http: Server, sockets: SocketDefinition[], deps: SocketDeps): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  const routes = sockets.map((socket) => ({ socket, match: match(socket.path, { decode: decodeURIComponent }) }));
+  http.on('upgrade', (req: IncomingMessage, stream: Duplex, head: Buffer) => {
+    try {
+      checkHost(req, deps.hostPolicy);
+      const url = new URL(req.url ?? '/', 'http://placeholder');
+      const found = routes.map((r) => ({ ...r, m: r.match(url.pathname) })).find((r) => r.m);
+      if (!found || !found.m) throw new HttpError(404, `Not found: ${url.pathname}`);
+      const params = found.m.params as Record<string, string>;
+      const input = authorizeUpgrade(req, url, found.socket, params, deps);
+      wss.handleUpgrade(req, stream, head, (ws) => found.socket.handler(ws, input, deps.services));
+    } catch (error) {
+      refuse(stream, error);
+    }
+  });
+  return wss;
+}
+
+function authorizeUpgrade(
+  req: IncomingMessage,
+  url: URL,
+  socket: SocketDefinition,
+  params: Record<string, string>,
+  deps: SocketDeps,
+): SocketInput {
+  const bearer = bearerOf(req.headers.authorization) ?? url.searchParams.get('client_secret') ?? undefined;
+  const sessionToken = new Cookies(req, undefined as never).get(SESSION_COOKIE);
+  const identified = identify({ bearer, sessionToken }, deps.resolvers);
+  const requestedWorkspace = req.headers['x-folio-workspace'] as string | undefined;
+  const { viewer, workspace } = authorize({ route: socket, identified, params, requestedWorkspace }, deps.workspaces);
+  if (viewer.kind === 'session' && !deps.ownOrigins().includes(req.headers.origin ?? ''))
+    throw new HttpError(403, 'Cross-origin WebSocket refused: Origin does not match this server');
+  return { workspace: workspace!, viewer, params, query: url.searchParams };
+}
+
+function refuse(stream: Duplex, error: unknown): void {
+  const { status, body, headers } = toResponse(error, console);
+  const json = JSON.stringify(body);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  stream.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n${extra}\r\n${json}`,
+  );
+}
