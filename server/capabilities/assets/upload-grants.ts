@@ -22,7 +22,7 @@ export interface GrantClaim {
   release(): void;
 }
 
-export function createUploadGrants(store: Store, now: () => number = Date.now) {
+export function createUploadGrants(store: Store, now: () => number = () => Date.now()) {
   const byHash = new Map<string, { workspaceId: string; id: string }>();
   const claimed = new Set<string>();
   for (const workspaceId of store.scopes(COLLECTION)) {

@@ -1,7 +1,6 @@
 /** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata). */
 import { parseFile } from 'music-metadata';
 import sharp from 'sharp';
-import { MAX_INPUT_PIXELS } from '../image/limits.js';
 import type { AssetType } from './detect-type.js';
 
 export interface MediaInfo {
@@ -14,7 +13,8 @@ export interface MediaInfo {
 export async function probeMedia(path: string, assetType: AssetType): Promise<MediaInfo> {
   try {
     if (assetType === 'image') {
-      const meta = await sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'none' }).metadata();
+      // header only, so no pixel cap here: the caller compares the dimensions against MAX_INPUT_PIXELS
+      const meta = await sharp(path, { limitInputPixels: false, failOn: 'none' }).metadata();
       return orient(meta.width, meta.height, meta.orientation);
     }
     if (assetType === 'audio' || assetType === 'video') {
@@ -25,7 +25,7 @@ export async function probeMedia(path: string, assetType: AssetType): Promise<Me
         : {};
     }
   } catch {
-    // metadata is best-effort; sharp refuses a pixel bomb's header read beyond the cap here too
+    // metadata is best-effort: an unreadable header leaves the asset without dimensions
   }
   return {};
 }

@@ -74,7 +74,7 @@ function parse(
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes },
+        limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes + 1 },
       });
     } catch {
       return reject(unsupportedMediaType('Send multipart/form-data with the file in a field named "file"'));
@@ -136,6 +136,7 @@ async function writeFile(
       done(null, chunk);
     },
   });
+  // busboy flags `truncated` once a file *reaches* its fileSize, so it gets limit + 1 and the meter above decides.
   let overLimit = false;
   stream.on('limit', () => {
     overLimit = true;
