@@ -4,6 +4,7 @@ import type { AnyRoute } from '../http/define-route.js';
 import type { SocketDefinition } from '../http/mount-sockets.js';
 import * as assets from './assets/routes.js';
 import * as assetServing from './assets/serve-routes.js';
+import * as home from './home/routes.js';
 import * as identity from './identity/routes.js';
 import * as keys from './keys/routes.js';
 import * as reference from './reference/routes.js';
@@ -37,6 +38,7 @@ export const capabilities: Capability[] = [
     routes: assetServing,
   },
   { name: 'reference', title: 'Reference', routes: reference },
+  { name: 'home', title: 'Dashboard', routes: home },
 ];
 
 const isRoute = (value: unknown): value is AnyRoute =>

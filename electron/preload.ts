@@ -1,0 +1,9 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { CHANNELS, type FolioBridge } from './bridge.js';
+
+const bridge = {
+  appVersion: process.env.FOLIO_APP_VERSION ?? '',
+  revealDataFolder: () => ipcRenderer.invoke(CHANNELS.revealDataFolder),
+} satisfies FolioBridge;
+
+contextBridge.exposeInMainWorld('folio', bridge);
