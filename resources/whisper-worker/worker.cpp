@@ -1,6 +1,6 @@
 // Folio whisper worker: loads one ggml Whisper model once, then serves transcription jobs.
 //
-// Usage: folio-whisper-worker --model <path> [--threads N] [--dtw <preset>]
+// Usage: folio-whisper-worker --model <path> [--threads N] [--dtw <preset: tiny.en, base, ..., large-v3>]
 // stdin : one JSON object per line
 //   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2}
 //   {"cmd":"cancel","id":"j1"}   {"cmd":"quit"}
@@ -13,6 +13,7 @@
 
 #include "whisper.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
@@ -61,10 +62,10 @@ std::string json_str(const std::string & s) {
     return out + "\"";
 }
 
-std::string json_num(double v) {
+std::string json_num(double v, int decimals = 3) {
     if (!std::isfinite(v)) return "0";
     char buf[32];
-    snprintf(buf, sizeof(buf), "%.3f", v);
+    snprintf(buf, sizeof(buf), "%.*f", decimals, v);
     return buf;
 }
 
@@ -217,27 +218,30 @@ bool is_special(whisper_context * ctx, whisper_token id, const char * text) {
     return text[0] == '[' && text[1] == '_';
 }
 
+// Tokens merge into words: a token starting with a space starts a new word; special tokens are skipped.
+// With DTW, a word starts at its first token's DTW time and ends where the next word starts.
 std::string words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t seg_t1, bool dtw) {
-    struct Word { std::string text; int64_t t0, t1; double p_sum; int n; };
+    struct Word { std::string text; int64_t t0, t1, dtw0; double p_sum; int n; };
     std::vector<Word> words;
     const int n = whisper_full_n_tokens(ctx, seg);
     for (int t = 0; t < n; t++) {
         const whisper_token_data td = whisper_full_get_token_data(ctx, seg, t);
         const char * text = whisper_token_to_str(ctx, td.id);
         if (!text || is_special(ctx, td.id, text)) continue;
-        int64_t t0 = td.t0, t1 = td.t1;
-        if (dtw && td.t_dtw >= 0) t0 = t1 = td.t_dtw;
-        if (t0 < seg_t0) t0 = seg_t0;
-        if (t1 > seg_t1) t1 = seg_t1;
-        if (t1 < t0) t1 = t0;
         if (words.empty() || text[0] == ' ') {
-            words.push_back({text, t0, t1, td.p, 1});
+            words.push_back({text, td.t0, td.t1, td.t_dtw, td.p, 1});
         } else {
             Word & w = words.back();
             w.text += text;
-            if (t1 > w.t1) w.t1 = t1;
+            if (td.t1 > w.t1) w.t1 = td.t1;
             w.p_sum += td.p;
             w.n++;
+        }
+    }
+    if (dtw) {
+        for (size_t i = 0; i < words.size(); i++) {
+            if (words[i].dtw0 >= 0) words[i].t0 = words[i].dtw0;
+            if (i + 1 < words.size() && words[i + 1].dtw0 >= 0) words[i].t1 = words[i + 1].dtw0;
         }
     }
     std::string out = "[";
@@ -245,10 +249,12 @@ std::string words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t s
     for (Word & w : words) {
         size_t b = w.text.find_first_not_of(' ');
         if (b == std::string::npos) continue;
+        int64_t t0 = std::max(seg_t0, std::min(w.t0, seg_t1));
+        int64_t t1 = std::max(t0, std::min(w.t1, seg_t1));
         if (!first) out += ",";
         first = false;
-        out += "{\"word\":" + json_str(w.text.substr(b)) + ",\"start\":" + json_num(w.t0 / 100.0) +
-               ",\"end\":" + json_num(w.t1 / 100.0) + ",\"probability\":" + json_num(w.p_sum / w.n) + "}";
+        out += "{\"word\":" + json_str(w.text.substr(b)) + ",\"start\":" + json_num(t0 / 100.0) +
+               ",\"end\":" + json_num(t1 / 100.0) + ",\"probability\":" + json_num(w.p_sum / w.n, 4) + "}";
     }
     return out + "]";
 }
@@ -359,6 +365,12 @@ int main(int argc, char ** argv) {
     }
     const int64_t t0 = ggml_time_us();
     whisper_context * ctx = whisper_init_from_file_with_params(model.c_str(), cparams);
+    if (!ctx && g_dtw) {
+        // the alignment-head preset does not fit this model's layers/heads: plain token timestamps instead
+        cparams.dtw_token_timestamps = false;
+        g_dtw = false;
+        ctx = whisper_init_from_file_with_params(model.c_str(), cparams);
+    }
     if (!ctx) { emit_error("", "model_invalid", "whisper.cpp could not load the model: " + model); return 3; }
     emit("{\"event\":\"loaded\",\"pid\":" + std::to_string(getpid()) + ",\"load_ms\":" +
          std::to_string((ggml_time_us() - t0) / 1000) + ",\"multilingual\":" +

@@ -39,7 +39,7 @@ export interface WhisperEngine {
   transcribeFile(path: string, options?: TranscribeOptions): Promise<EngineResult>;
   /** 16 kHz mono float32 samples, e.g. a realtime buffer. */
   transcribePcm(pcm: Float32Array, options?: TranscribeOptions): Promise<EngineResult>;
-  /** The worker's pid and how many times it has loaded the model (for health checks and tests). */
-  status(): { pid: number | undefined; loads: number };
+  /** The worker's pid, how many times it has loaded the model, and whether words use DTW timing. */
+  status(): { pid: number | undefined; loads: number; dtw: boolean };
   close(): Promise<void>;
 }

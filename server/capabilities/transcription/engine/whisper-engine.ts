@@ -1,8 +1,9 @@
 /** Local Whisper: one model loaded once in a worker process, jobs run one at a time off the event loop. */
 import { randomUUID } from 'node:crypto';
 import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findCatalogModel } from '../models/catalog.js';
 import { InvalidModelError, readModelHeader } from '../models/model-header.js';
 import { decodeAudio, SAMPLE_RATE } from './decode-audio.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
@@ -17,6 +18,8 @@ export interface WhisperEngineOptions {
   workerPath?: string;
   /** Where decoded PCM is written for the worker; files are removed after each job. */
   tmpDir: string;
+  /** DTW word timing preset; defaults to the catalog name of a standard model file ("ggml-base.en.bin" -> "base.en"). */
+  dtwPreset?: string;
 }
 
 export const defaultWorkerPath = fileURLToPath(
@@ -26,7 +29,13 @@ export const defaultWorkerPath = fileURLToPath(
 /** Create one engine per model file; a new model path needs a new engine. */
 export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngine {
   const workerPath = options.workerPath ?? defaultWorkerPath;
-  const worker = createWorkerProcess({ workerPath, modelPath: options.modelPath, threads: options.threads });
+  const dtwPreset = options.dtwPreset ?? findCatalogModel(basename(options.modelPath))?.name;
+  const worker = createWorkerProcess({
+    workerPath,
+    modelPath: options.modelPath,
+    threads: options.threads,
+    dtwPreset,
+  });
   let readying: Promise<void> | undefined;
 
   function ready(): Promise<void> {

@@ -31,12 +31,15 @@ export interface WorkerOptions {
   workerPath: string;
   modelPath: string;
   threads: number;
+  /** whisper.cpp alignment-head preset ("tiny.en", "base", ...); the worker falls back to plain token times if it does not fit. */
+  dtwPreset?: string;
 }
 
 interface WorkerEvent {
   event: 'loaded' | 'progress' | 'segment' | 'done' | 'error';
   id?: string;
   pid?: number;
+  dtw?: boolean;
   percent?: number;
   language?: string;
   code?: string;
@@ -62,6 +65,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   let running: RunningJob | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let loads = 0;
+  let dtw = false;
   let nextId = 1;
   let closed = false;
 
@@ -77,6 +81,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   function spawnWorker(): Promise<void> {
     return new Promise((resolve, reject) => {
       const args = ['--model', options.modelPath, '--threads', String(options.threads)];
+      if (options.dtwPreset) args.push('--dtw', options.dtwPreset);
       const proc = spawn(options.workerPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
       child = proc;
       let loaded = false;
@@ -92,6 +97,7 @@ export function createWorkerProcess(options: WorkerOptions) {
         if (event.event === 'loaded') {
           loaded = true;
           loads++;
+          dtw = event.dtw === true;
           resolve();
         } else if (!loaded && event.event === 'error') {
           loadError = new EngineError(
@@ -216,7 +222,7 @@ export function createWorkerProcess(options: WorkerOptions) {
     clearTimeout(timer);
   }
 
-  return { start, run, close, status: () => ({ pid: child?.pid, loads }) };
+  return { start, run, close, status: () => ({ pid: child?.pid, loads, dtw }) };
 }
 
 export type WorkerProcess = ReturnType<typeof createWorkerProcess>;

@@ -67,4 +67,28 @@ describe.skipIf(!built)('cancelling a long transcription', () => {
     await expect(second).rejects.toMatchObject({ name: 'AbortError' });
     await expect(first).resolves.toMatchObject({ language: 'en' });
   });
+
+  it('uses DTW word timing when the alignment-head preset fits the model, plain token times otherwise', async () => {
+    const dtw = createWhisperEngine({
+      modelPath: join(dir, 'tiny.bin'),
+      threads: 2,
+      tmpDir: join(dir, 'tmp'),
+      dtwPreset: 'tiny.en',
+    });
+    const misfit = createWhisperEngine({
+      modelPath: join(dir, 'tiny.bin'),
+      threads: 2,
+      tmpDir: join(dir, 'tmp'),
+      dtwPreset: 'base.en',
+    });
+    try {
+      const result = await dtw.transcribeFile(short);
+      expect(dtw.status().dtw).toBe(true);
+      for (const s of result.segments) for (const w of s.words) expect(w.start).toBeLessThanOrEqual(w.end);
+      await misfit.ready();
+      expect(misfit.status().dtw).toBe(false);
+    } finally {
+      await Promise.all([dtw.close(), misfit.close()]);
+    }
+  });
 });
