@@ -11,7 +11,10 @@
 // Commands are read on a separate thread so a cancel reaches whisper's abort_callback mid-job;
 // stdin EOF (the parent died) aborts the current job and exits.
 
-#include "whisper.h"
+// whisper.cpp is compiled into this file (not linked as whisper.o) so the worker can reach the state's CPU
+// backend: in 1.6.2 whisper_full's abort_callback is only checked between encoder/decoder passes, and one
+// encoder pass takes seconds; an abort callback on the backend stops a pass within one graph node.
+#include "whisper.cpp"
 
 #include <algorithm>
 #include <atomic>
@@ -372,6 +375,9 @@ int main(int argc, char ** argv) {
         ctx = whisper_init_from_file_with_params(model.c_str(), cparams);
     }
     if (!ctx) { emit_error("", "model_invalid", "whisper.cpp could not load the model: " + model); return 3; }
+    for (ggml_backend_t backend : ctx->state->backends) {
+        if (ggml_backend_is_cpu(backend)) ggml_backend_cpu_set_abort_callback(backend, on_abort, nullptr);
+    }
     emit("{\"event\":\"loaded\",\"pid\":" + std::to_string(getpid()) + ",\"load_ms\":" +
          std::to_string((ggml_time_us() - t0) / 1000) + ",\"multilingual\":" +
          (whisper_is_multilingual(ctx) ? "true" : "false") + ",\"dtw\":" + (g_dtw ? "true" : "false") +

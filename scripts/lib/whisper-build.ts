@@ -135,7 +135,9 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
     [...GGML_C, ...CORE_CXX].map((f) => join(out, 'obj', `${basename(f).replace(/\.(c|cpp)$/, '')}.o`));
   if (options.targets.includes('worker')) {
     addObject('worker.cpp', 'c++', join(options.root, 'resources/whisper-worker'));
-    links.push({ output: workerBinaryPath(options.root), objs: [...coreObjs(), join(out, 'obj/worker.o')] });
+    // worker.cpp #includes src/whisper.cpp (to reach whisper_state's backends), so it links without whisper.o
+    const ggmlObjs = GGML_C.map((f) => join(out, 'obj', `${basename(f).replace(/\.c$/, '')}.o`));
+    links.push({ output: workerBinaryPath(options.root), objs: [...ggmlObjs, join(out, 'obj/worker.o')] });
   }
   if (options.targets.includes('main')) {
     for (const f of MAIN_CXX) addObject(f, 'c++');
@@ -147,7 +149,8 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
   const flagsFile = join(out, 'obj', 'flags.txt');
   const flagsChanged = !existsSync(flagsFile) || readFileSync(flagsFile, 'utf8') !== flagsKey;
   const stale = [...objects].filter(
-    ([obj, { source }]) => options.force || flagsChanged || !isFresh(obj, [source, ...headers]),
+    ([obj, { source }]) =>
+      options.force || flagsChanged || !isFresh(obj, [source, ...headers, join(src, 'src/whisper.cpp')]),
   );
   const staleLinks = links.filter(
     (l) =>

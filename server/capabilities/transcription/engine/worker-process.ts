@@ -54,9 +54,8 @@ interface RunningJob {
   cancelled: boolean;
 }
 
-// whisper.cpp 1.6.2 consults abort_callback only between encoder/decoder passes (the encoder graph runs
-// through ggml_backend_sched without it), and one encoder pass can take seconds; so a worker still busy
-// this long after a cancel is killed and reloaded in the background
+// the worker stops a job within one ggml graph node of a cancel (see worker.cpp); one still busy after
+// this long is stuck, so it is killed and reloaded in the background
 const CANCEL_GRACE_MS = 750;
 
 export function createWorkerProcess(options: WorkerOptions) {
