@@ -52,6 +52,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
     ownOrigins: origins,
     limiter: createRateLimiter({ perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst }),
     jsonLimit: `${config.limits.jsonBytes}b`,
+    publicUrl: config.publicUrl,
     services,
   });
 

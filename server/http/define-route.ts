@@ -15,6 +15,8 @@ export type RouteInput<P, Q, B> = {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** This server's own origin for absolute URLs: `publicUrl` when hosted, else from the host-guarded Host. */
+  origin: string;
   ctx: Context;
 };
 

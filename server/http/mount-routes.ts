@@ -18,6 +18,7 @@ export type MountDeps = {
   ownOrigins: () => string[];
   limiter: RateLimiter;
   jsonLimit: string;
+  publicUrl?: string;
   services: Services;
 };
 
@@ -49,7 +50,9 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJso
   const params = route.params ? route.params.parse(ctx.params) : ctx.params;
   const query = route.query ? route.query.parse(ctx.query) : undefined;
   const body = route.body ? route.body.parse(await readJson(ctx, parseJson)) : undefined;
-  const result = await route.handler({ workspace: workspace!, viewer, params, query, body, ctx }, deps.services);
+  // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
+  const origin = deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
+  const result = await route.handler({ workspace: workspace!, viewer, params, query, body, origin, ctx }, deps.services);
   writeResult(ctx, result, route.status ?? 200);
 }
 

@@ -10,7 +10,7 @@ export const homePage = defineRoute({
   auth: 'public',
   hidden: true,
   summary: 'Dashboard home',
-  handler: ({ viewer, ctx }) => {
+  handler: ({ viewer, origin }) => {
     const who =
       viewer.kind === 'session'
         ? `Signed in as <b>${escape(viewer.email)}</b>${viewer.approved ? '' : ' — waiting for approval'}.`
@@ -19,7 +19,7 @@ export const homePage = defineRoute({
       `<!doctype html><meta charset="utf-8"><title>Folio</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d232b}code{background:#eef1f5;padding:.1rem .3rem;border-radius:4px}</style>
 <h1>Folio</h1><p>${who}</p>
-<p>The API runs at <code>${escape(ctx.origin)}</code>. Agents: read <a href="/llms.txt">/llms.txt</a>
+<p>The API runs at <code>${escape(origin)}</code>. Agents: read <a href="/llms.txt">/llms.txt</a>
 or the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`,
       { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'", 'Cache-Control': 'no-store' },
     );

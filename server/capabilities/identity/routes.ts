@@ -43,8 +43,8 @@ export const signIn = defineRoute({
   description:
     'Without a configured mailer the link is printed on the server console and listed for the owner. Following it signs in; an email that is not invited is recorded as pending.',
   tag: 'identity',
-  handler: async ({ body, ctx }, { identity }) => {
-    await identity.mintSignInLink(body.email, ctx.origin);
+  handler: async ({ body, origin }, { identity }) => {
+    await identity.mintSignInLink(body.email, origin);
     return { status: 'link-sent' as const, email: body.email };
   },
 });

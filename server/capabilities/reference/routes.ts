@@ -8,7 +8,7 @@ export const openApiDocument = defineRoute({
   produces: 'application/json',
   summary: 'This API as an OpenAPI 3.1 document',
   tag: 'reference',
-  handler: ({ ctx }, { reference }) => reference.openapi(ctx.origin),
+  handler: ({ origin }, { reference }) => reference.openapi(origin),
 });
 
 export const llmsTxt = defineRoute({
@@ -18,7 +18,7 @@ export const llmsTxt = defineRoute({
   produces: 'text/markdown',
   summary: 'The API reference for agents (llmstxt.org)',
   tag: 'reference',
-  handler: ({ ctx }, { reference }) => reply.text(reference.llms(ctx.origin), 'text/markdown; charset=utf-8'),
+  handler: ({ origin }, { reference }) => reply.text(reference.llms(origin), 'text/markdown; charset=utf-8'),
 });
 
 export const llmsFullTxt = defineRoute({
@@ -28,7 +28,7 @@ export const llmsFullTxt = defineRoute({
   produces: 'text/markdown',
   summary: 'The API reference for agents with every schema inline',
   tag: 'reference',
-  handler: ({ ctx }, { reference }) => reply.text(reference.llmsFull(ctx.origin), 'text/markdown; charset=utf-8'),
+  handler: ({ origin }, { reference }) => reply.text(reference.llmsFull(origin), 'text/markdown; charset=utf-8'),
 });
 
 export const health = defineRoute({
