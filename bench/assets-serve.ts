@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Create } from 'sharp';
 import { startTestServer } from '../tests/helpers/server.js';
 import { startBareNode, startNginx, type WrkResult, wrk } from './assets-peers.js';
 
@@ -110,7 +110,7 @@ async function rangeRows(name: string, key: string, nginxUrl: string, bareUrl: s
 async function imageRows() {
   const source = join(work, 'photo.jpg');
   const noise = { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } };
-  await sharp({ create: noise as sharp.Create }) // noise needs no background (sharp docs); the type still asks for one
+  await sharp({ create: noise as Create }) // noise needs no background (sharp docs); the type still asks for one
     .jpeg({ quality: 90 })
     .toFile(source);
   const runs = 7;
