@@ -12,6 +12,7 @@ import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import { errorBoundary } from './http/error-boundary.js';
+import { HttpError } from './http/errors.js';
 import { hostGuard, type HostPolicy, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
@@ -61,6 +62,13 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
   app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new HttpError(405, 'Method not allowed on this path'),
+      notImplemented: () => new HttpError(501, 'Method not implemented'),
+    }),
+  );
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
