@@ -3,12 +3,10 @@ import { TRANSFORMABLE_TYPES } from './image/render-image.js';
 import type { Asset, AssetRecord } from './schema.js';
 
 export function presentAsset(record: AssetRecord, origin: string): Asset {
-  const { filename: _f, ...rest } = record;
   const image = record.type === 'image' && TRANSFORMABLE_TYPES.has(record.contentType);
   const playable = record.type === 'audio' || record.type === 'video';
   return {
-    ...rest,
-    filename: record.filename,
+    ...record,
     urls: {
       file: `${origin}/f/${record.key}`,
       ...(image ? { img: `${origin}/img/${record.key}`, thumb: `${origin}/img/thumb/${record.key}` } : {}),

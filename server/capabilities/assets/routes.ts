@@ -1,7 +1,5 @@
 /** The assets API (spec §4.2): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
-import type { Context } from 'koa';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
 import { bearerOf } from '../../http/authenticate.js';
 import { defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
@@ -39,8 +37,8 @@ export const uploadAsset = defineRoute({
   summary: 'Upload a file as a new asset',
   description:
     'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
-  handler: async ({ workspace, ctx }, { assets, config }) =>
-    presentAsset(await assets.upload(workspace.id, ctx.req), baseUrl(ctx, config)),
+  handler: async ({ workspace, origin, ctx }, { assets }) =>
+    presentAsset(await assets.upload(workspace.id, ctx.req), origin),
 });
 
 export const mintUploadGrant = defineRoute({
@@ -54,7 +52,7 @@ export const mintUploadGrant = defineRoute({
   summary: 'Mint a short-lived, single-use client-upload grant',
   description:
     'Body (all optional): `expiresIn` seconds (default 600, max 3600), `maxBytes`, `allowedTypes` (content types like image/png or image/*, or asset types like audio), `displayName`, `tags`. The browser then POSTs multipart to `uploadUrl` with `Authorization: Bearer <grant>`.',
-  handler: async ({ workspace, viewer, body, ctx }, { assets, config }) => {
+  handler: async ({ workspace, viewer, body, origin }, { assets }) => {
     const { secret, record } = await assets.grants.mint(
       workspace.id,
       viewer.kind === 'key' ? viewer.keyId : undefined,
@@ -64,7 +62,7 @@ export const mintUploadGrant = defineRoute({
     return {
       grant: secret,
       expiresAt: record.expiresAt,
-      uploadUrl: `${baseUrl(ctx, config)}/api/v1/uploads/client`,
+      uploadUrl: `${origin}/api/v1/uploads/client`,
       maxBytes,
       allowedTypes,
     };
@@ -83,14 +81,14 @@ export const clientUpload = defineRoute({
   summary: 'Upload one file with a client-upload grant (no key, no cookies)',
   description:
     'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
-  handler: async ({ ctx }, { assets, config }) => {
+  handler: async ({ origin, ctx }, { assets }) => {
     ctx.set(CLIENT_CORS); // before anything can fail, so the browser can read error bodies too
     const bearer = bearerOf(ctx.get('authorization') || undefined);
     const record = await assets.uploadWithGrant(
       ctx.req,
       bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
     );
-    return presentAsset(record, baseUrl(ctx, config));
+    return presentAsset(record, origin);
   },
 });
 
@@ -113,10 +111,12 @@ export const listAssets = defineRoute({
   summary: 'List assets, newest first',
   description:
     '`type` (image|audio|video|document|svg|other), `search` (displayName, filename, tags), `tags` (comma list, all must match), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
-  handler: ({ workspace, query, ctx }, { assets, config }) => {
+  handler: ({ workspace, query, origin }, { assets }) => {
     const page = assets.list(workspace.id, query);
-    const base = baseUrl(ctx, config);
-    return { assets: page.rows.map((a: AssetRecord) => presentAsset(a, base)), nextCursor: page.nextCursor };
+    return {
+      assets: page.rows.map((a: AssetRecord) => presentAsset(a, origin)),
+      nextCursor: page.nextCursor,
+    };
   },
 });
 
@@ -128,8 +128,8 @@ export const getAsset = defineRoute({
   params: AssetParams,
   response: Asset,
   summary: 'Get one asset',
-  handler: ({ workspace, params, ctx }, { assets, config }) =>
-    presentAsset(assets.get(workspace.id, params.id), baseUrl(ctx, config)),
+  handler: ({ workspace, params, origin }, { assets }) =>
+    presentAsset(assets.get(workspace.id, params.id), origin),
 });
 
 export const updateAsset = defineRoute({
@@ -141,8 +141,8 @@ export const updateAsset = defineRoute({
   body: PatchAssetBody,
   response: Asset,
   summary: 'Update displayName and/or tags',
-  handler: async ({ workspace, params, body, ctx }, { assets, config }) =>
-    presentAsset(await assets.update(workspace.id, params.id, body), baseUrl(ctx, config)),
+  handler: async ({ workspace, params, body, origin }, { assets }) =>
+    presentAsset(await assets.update(workspace.id, params.id, body), origin),
 });
 
 export const deleteAsset = defineRoute({
@@ -170,8 +170,3 @@ export const assetApiRoutes = [
   updateAsset,
   deleteAsset,
 ];
-
-/** Absolute URLs for agents to paste. Koa 3's ctx.origin is the Origin *header*, so build it from Host (host-guarded). */
-function baseUrl(ctx: Context, config: Pick<Config, 'publicUrl'>): string {
-  return config.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
-}

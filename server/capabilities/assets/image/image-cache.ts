@@ -18,7 +18,7 @@ export function createImageCache({ dir, maxBytes, concurrency = 2 }: ImageCacheO
   let total = 0;
   let running = 0;
   const waiting: (() => void)[] = [];
-  const ready = scan();
+  const ready = scan().catch(() => undefined); // a cache we cannot index starts empty rather than failing every request
 
   /** Path of the cached variant, rendering it with `render(tmpPath)` on a miss. */
   async function get(

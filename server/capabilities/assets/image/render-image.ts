@@ -5,7 +5,7 @@ import { MAX_INPUT_PIXELS, SHARP_INPUT } from './limits.js';
 import type { OutputFormat, TransformOps } from './transform-chain.js';
 
 const DEFAULT_QUALITY: Record<OutputFormat, number> = { webp: 80, avif: 55, jpeg: 82, png: 100 };
-/** Source types sharp decodes that we transform; others are not served from /img. */
+/** Source types sharp's prebuilt libvips decodes (no HEIC/HEVC there); others are not served from /img. */
 export const TRANSFORMABLE_TYPES = new Set([
   'image/jpeg',
   'image/png',
@@ -13,8 +13,6 @@ export const TRANSFORMABLE_TYPES = new Set([
   'image/gif',
   'image/avif',
   'image/tiff',
-  'image/heic',
-  'image/heif',
 ]);
 const WEB_TYPES: Record<string, OutputFormat> = {
   'image/jpeg': 'jpeg',
