@@ -1,6 +1,6 @@
 /** Compiles whisper.cpp 1.6.2 (bundled in smart-whisper) plus our worker, or its `main` example, with g++/gcc. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { arch } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -87,12 +87,53 @@ function isFresh(output: string, inputs: string[]): boolean {
 }
 
 function headerFiles(src: string): string[] {
-  const dirs = ['ggml/include', 'ggml/src', 'include', 'src'];
+  const dirs = ['ggml/include', 'ggml/src', 'include', 'src'].map((d) => join(src, d));
   return dirs.flatMap((d) =>
-    spawnSync('find', [join(src, d), '-maxdepth', '1', '-name', '*.h*'], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .filter(Boolean),
+    readdirSync(d)
+      .filter((f) => /\.h(pp)?$/.test(f))
+      .map((f) => join(d, f)),
   );
+}
+
+const objectPath = (out: string, source: string) =>
+  join(out, 'obj', `${basename(source).replace(/\.(c|cpp)$/, '')}.o`);
+
+interface Plan {
+  objects: Array<{ obj: string; source: string }>;
+  links: Array<{ output: string; objs: string[] }>;
+}
+
+function planTargets(root: string, targets: WhisperTarget[]): Plan {
+  const src = whisperSourceDir(root);
+  const out = join(root, 'build/whisper');
+  const ggml = GGML_C.map((f) => join(src, f));
+  const sources = new Set(ggml);
+  const links: Plan['links'] = [];
+  if (targets.includes('worker')) {
+    // worker.cpp #includes src/whisper.cpp (to reach whisper_state's backends), so it needs no whisper.o
+    const worker = join(root, 'resources/whisper-worker/worker.cpp');
+    sources.add(worker);
+    links.push({ output: workerBinaryPath(root), objs: [...ggml, worker].map((f) => objectPath(out, f)) });
+  }
+  if (targets.includes('main')) {
+    const main = [...CORE_CXX, ...MAIN_CXX].map((f) => join(src, f));
+    for (const f of main) sources.add(f);
+    links.push({
+      output: join(out, 'whisper-main'),
+      objs: [...ggml, ...main].map((f) => objectPath(out, f)),
+    });
+  }
+  return { objects: [...sources].map((source) => ({ obj: objectPath(out, source), source })), links };
+}
+
+function compileFlags(src: string, native: boolean): string[] {
+  const includes = ['ggml/include', 'ggml/src', 'include', 'src', 'examples'].flatMap((d) => [
+    '-I',
+    join(src, d),
+  ]);
+  // the defines whisper.cpp's Makefile uses on Linux (OpenMP on, llamafile off by default)
+  const defines = ['-D_XOPEN_SOURCE=600', '-D_GNU_SOURCE', '-DNDEBUG', '-DGGML_USE_OPENMP'];
+  return ['-O3', '-pthread', '-fopenmp', ...simdFlags(native), ...includes, ...defines];
 }
 
 /** Builds the requested targets into <root>/build/whisper; skips work when outputs are newer than sources. */
@@ -101,79 +142,36 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
   if (!hasCompiler()) return { status: 'no-compiler', outputs: [], ms: 0 };
   const src = whisperSourceDir(options.root);
   const out = join(options.root, 'build/whisper');
-  const workerSrc = join(options.root, 'resources/whisper-worker/worker.cpp');
-  const cppflags = [
-    '-I',
-    `${src}/ggml/include`,
-    '-I',
-    `${src}/ggml/src`,
-    '-I',
-    `${src}/include`,
-    '-I',
-    `${src}/src`,
-    '-I',
-    `${src}/examples`,
-    '-D_XOPEN_SOURCE=600',
-    '-D_GNU_SOURCE',
-    '-DNDEBUG',
-    '-DGGML_USE_OPENMP',
-  ];
-  const common = ['-O3', '-pthread', '-fopenmp', ...simdFlags(options.native ?? false), ...cppflags];
-  const headers = headerFiles(src);
-  const flagsKey = common.join(' ');
-
-  const objects = new Map<string, { source: string; lang: 'c' | 'c++' }>();
-  const addObject = (rel: string, lang: 'c' | 'c++', base = src) =>
-    objects.set(join(out, 'obj', `${basename(rel).replace(/\.(c|cpp)$/, '')}.o`), {
-      source: join(base, rel),
-      lang,
-    });
-  for (const f of GGML_C) addObject(f, 'c');
-  for (const f of CORE_CXX) addObject(f, 'c++');
-  const links: Array<{ output: string; objs: string[] }> = [];
-  const coreObjs = () =>
-    [...GGML_C, ...CORE_CXX].map((f) => join(out, 'obj', `${basename(f).replace(/\.(c|cpp)$/, '')}.o`));
-  if (options.targets.includes('worker')) {
-    addObject('worker.cpp', 'c++', join(options.root, 'resources/whisper-worker'));
-    // worker.cpp #includes src/whisper.cpp (to reach whisper_state's backends), so it links without whisper.o
-    const ggmlObjs = GGML_C.map((f) => join(out, 'obj', `${basename(f).replace(/\.c$/, '')}.o`));
-    links.push({ output: workerBinaryPath(options.root), objs: [...ggmlObjs, join(out, 'obj/worker.o')] });
-  }
-  if (options.targets.includes('main')) {
-    for (const f of MAIN_CXX) addObject(f, 'c++');
-    const mainObjs = MAIN_CXX.map((f) => join(out, 'obj', `${basename(f).replace(/\.cpp$/, '')}.o`));
-    links.push({ output: join(out, 'whisper-main'), objs: [...coreObjs(), ...mainObjs] });
-  }
+  const flags = compileFlags(src, options.native ?? false);
+  const plan = planTargets(options.root, options.targets);
+  const deps = [...headerFiles(src), join(src, 'src/whisper.cpp')];
 
   // flags.txt records the flags used, so switching FOLIO_WHISPER_NATIVE rebuilds everything
   const flagsFile = join(out, 'obj', 'flags.txt');
-  const flagsChanged = !existsSync(flagsFile) || readFileSync(flagsFile, 'utf8') !== flagsKey;
-  const stale = [...objects].filter(
-    ([obj, { source }]) =>
-      options.force || flagsChanged || !isFresh(obj, [source, ...headers, join(src, 'src/whisper.cpp')]),
+  const flagsChanged = !existsSync(flagsFile) || readFileSync(flagsFile, 'utf8') !== flags.join(' ');
+  const rebuildAll = options.force || flagsChanged;
+  const stale = plan.objects.filter(({ obj, source }) => rebuildAll || !isFresh(obj, [source, ...deps]));
+  const staleLinks = plan.links.filter(
+    (l) => stale.length > 0 || !isFresh(l.output, l.objs.filter(existsSync)),
   );
-  const staleLinks = links.filter(
-    (l) =>
-      options.force || stale.length > 0 || !isFresh(l.output, l.objs.filter(existsSync).concat(workerSrc)),
-  );
-  if (stale.length === 0 && staleLinks.length === 0) {
-    return { status: 'up-to-date', outputs: links.map((l) => l.output), ms: Date.now() - started };
-  }
+  const outputs = plan.links.map((l) => l.output);
+  if (stale.length === 0 && staleLinks.length === 0)
+    return { status: 'up-to-date', outputs, ms: Date.now() - started };
 
   mkdirSync(join(out, 'obj'), { recursive: true });
+  // largest translation units first so the two lanes finish together
+  const order = ['ggml.o', 'worker.o', 'whisper.o', 'ggml-quants.o'];
+  stale.sort((a, b) => rank(order, basename(a.obj)) - rank(order, basename(b.obj)));
   const compile =
-    ([obj, { source, lang }]: [string, { source: string; lang: 'c' | 'c++' }]) =>
+    ({ obj, source }: Plan['objects'][number]) =>
     () =>
-      lang === 'c'
-        ? run('gcc', ['-std=c11', ...common, '-c', source, '-o', obj])
-        : run('g++', ['-std=c++11', ...common, '-c', source, '-o', obj]);
-  // largest translation units first so two lanes finish together
-  const order = ['ggml.o', 'whisper.o', 'ggml-quants.o'];
-  stale.sort(([a], [b]) => rank(order, basename(a)) - rank(order, basename(b)));
+      source.endsWith('.c')
+        ? run('gcc', ['-std=c11', ...flags, '-c', source, '-o', obj])
+        : run('g++', ['-std=c++11', ...flags, '-c', source, '-o', obj]);
   await runAll(stale.map(compile), options.jobs ?? 2);
-  writeFileSync(flagsFile, flagsKey);
-  for (const l of links) await run('g++', [...common, ...l.objs, '-o', l.output, '-lm']);
-  return { status: 'built', outputs: links.map((l) => l.output), ms: Date.now() - started };
+  writeFileSync(flagsFile, flags.join(' '));
+  for (const l of staleLinks) await run('g++', [...flags, ...l.objs, '-o', l.output, '-lm']);
+  return { status: 'built', outputs, ms: Date.now() - started };
 }
 
 function rank(order: string[], name: string): number {

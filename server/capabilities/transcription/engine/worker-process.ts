@@ -5,14 +5,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
+import { jobError, parseEvent, type RawSegment, type WorkerEvent } from './worker-protocol.js';
 
-export interface RawSegment {
-  index: number;
-  start: number;
-  end: number;
-  text: string;
-  words: Array<{ word: string; start: number; end: number; probability: number }>;
-}
+export type { RawSegment } from './worker-protocol.js';
 
 export interface WorkerJob {
   pcmPath: string;
@@ -33,17 +28,6 @@ export interface WorkerOptions {
   threads: number;
   /** whisper.cpp alignment-head preset ("tiny.en", "base", ...); the worker falls back to plain token times if it does not fit. */
   dtwPreset?: string;
-}
-
-interface WorkerEvent {
-  event: 'loaded' | 'progress' | 'segment' | 'done' | 'error';
-  id?: string;
-  pid?: number;
-  dtw?: boolean;
-  percent?: number;
-  language?: string;
-  code?: string;
-  message?: string;
 }
 
 interface RunningJob {
@@ -165,13 +149,14 @@ export function createWorkerProcess(options: WorkerOptions) {
     if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
     const id = `j${nextId++}`;
     const proc = child;
+    if (!proc) throw new EngineError('worker_crashed', 'whisper worker exited right after loading the model');
     return new Promise((resolve, reject) => {
       let killTimer: NodeJS.Timeout | undefined;
       const onAbort = () => {
         if (running?.id !== id) return;
         running.cancelled = true;
         send({ cmd: 'cancel', id });
-        killTimer = setTimeout(() => proc?.kill('SIGKILL'), CANCEL_GRACE_MS);
+        killTimer = setTimeout(() => proc.kill('SIGKILL'), CANCEL_GRACE_MS);
       };
       const cleanup = () => {
         clearTimeout(killTimer);
@@ -225,18 +210,3 @@ export function createWorkerProcess(options: WorkerOptions) {
 }
 
 export type WorkerProcess = ReturnType<typeof createWorkerProcess>;
-
-function parseEvent(line: string): WorkerEvent | undefined {
-  try {
-    return JSON.parse(line) as WorkerEvent;
-  } catch {
-    return undefined; // whisper.cpp never writes to stdout, but a stray line must not break the protocol
-  }
-}
-
-function jobError(event: WorkerEvent): Error {
-  const message = event.message ?? 'whisper worker failed';
-  if (event.code === 'aborted') return new TranscriptionAbortedError();
-  if (event.code === 'bad_language') return new EngineError('bad_language', message);
-  return new EngineError('failed', `transcription failed: ${message}`);
-}
