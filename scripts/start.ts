@@ -24,9 +24,24 @@ function run(command: string, args: string[]): Promise<number> {
 }
 
 async function bundleShell(): Promise<void> {
-  const common = { bundle: true, platform: 'node' as const, packages: 'external' as const, logLevel: 'warning' as const };
-  await build({ ...common, entryPoints: [`${root}electron/main.ts`], format: 'esm', outfile: `${root}dist/electron/main.js` });
-  await build({ ...common, entryPoints: [`${root}electron/preload.ts`], format: 'cjs', outfile: `${root}dist/electron/preload.cjs` });
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    packages: 'external' as const,
+    logLevel: 'warning' as const,
+  };
+  await build({
+    ...common,
+    entryPoints: [`${root}electron/main.ts`],
+    format: 'esm',
+    outfile: `${root}dist/electron/main.js`,
+  });
+  await build({
+    ...common,
+    entryPoints: [`${root}electron/preload.ts`],
+    format: 'cjs',
+    outfile: `${root}dist/electron/preload.cjs`,
+  });
 }
 
 await run(process.execPath, [require.resolve('tsx/cli'), 'scripts/build-whisper.ts']);
@@ -35,6 +50,12 @@ if (electron) {
   await bundleShell();
   process.exitCode = await run(electron, ['dist/electron/main.js']);
 } else {
-  console.log('Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser.');
-  process.exitCode = await run(process.execPath, [require.resolve('tsx/cli'), 'server/main.ts', ...process.argv.slice(2)]);
+  console.log(
+    'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser.',
+  );
+  process.exitCode = await run(process.execPath, [
+    require.resolve('tsx/cli'),
+    'server/main.ts',
+    ...process.argv.slice(2),
+  ]);
 }
