@@ -43,7 +43,8 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJso
     { route, identified, params: ctx.params, requestedWorkspace: ctx.get('x-folio-workspace') || undefined },
     deps.workspaces,
   );
-  if (viewer.kind === 'session') checkSessionOrigin(ctx.method, ctx.headers, deps.ownOrigins());
+  // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
+  if (viewer.kind === 'session' && workspace) checkSessionOrigin(ctx.method, ctx.headers, deps.ownOrigins());
   const limitId = viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) deps.limiter.take(limitId);
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);

@@ -11,7 +11,7 @@ export function createRateLimiter({ perMinute, burst }: RateLimitOptions, now = 
   function take(id: string): void {
     const t = now();
     const bucket = buckets.get(id) ?? { tokens: burst, at: t };
-    bucket.tokens = Math.min(burst, bucket.tokens + (t - bucket.at) * refillPerMs);
+    bucket.tokens = Math.min(burst, bucket.tokens + Math.max(0, t - bucket.at) * refillPerMs);
     bucket.at = t;
     buckets.set(id, bucket);
     if (bucket.tokens < 1) throw tooManyRequests(Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)));

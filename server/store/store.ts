@@ -16,8 +16,11 @@ export type StoreOptions = { dataDir: string; fsync?: boolean; compactAtBytes?: 
 export async function openStore(options: StoreOptions) {
   const { dataDir } = options;
   const collectionOptions = { fsync: options.fsync ?? true, compactAtBytes: options.compactAtBytes ?? 4 << 20 };
-  await mkdir(join(dataDir, 'tmp'), { recursive: true });
+  await mkdir(dataDir, { recursive: true });
   const release = await lockDataDir(dataDir);
+  // Under the lock nothing else writes here: whatever is in tmp/ is left from a crash mid-upload.
+  await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
+  await mkdir(join(dataDir, 'tmp'), { recursive: true });
   const collections = new Map<string, Collection<Row>>();
 
   const scopeDir = (scope: string) =>
