@@ -196,7 +196,8 @@ What it says:
   pass; sent straight to the worker, cancel -> "aborted" took 5-77 ms at 0.1-4 s into a 60 s job. Through the
   engine the tests saw 20-200 ms, and up to ~0.8 s on a first job or when the VM is loaded; a worker still busy
   750 ms after a cancel is killed and reloaded in the background.
-- Clean \`npm run build:whisper\` (worker only, 2 parallel compiles): 42 s idle, 73 s with the VM loaded.
+- Clean \`npm run build:whisper\` (worker only, 2 parallel compiles): 42 s and 73 s in two runs, both with the VM loaded
+  by other sessions (load average 3.6-5 on 2 cores).
 `);
   }
 } finally {
