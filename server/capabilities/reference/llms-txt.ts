@@ -22,11 +22,11 @@ const line = (base: string, { name, route }: NamedRoute) =>
 function intro(base: string): string {
   return `# Folio
 
-> Folio is a local-first workspace API for AI agents and people: upload and serve assets, transcribe audio with a local Whisper engine, and publish diagrams, artifacts and charts. It runs on this machine at ${base}. Every request acts on exactly one workspace.
+> Folio is a local-first workspace API for AI agents and people: upload and serve assets and transcribe audio with a local Whisper engine. It runs on this machine at ${base}. Every request acts on exactly one workspace.
 
 Authenticate with an API key as \`Authorization: Bearer fk_...\`. A person creates keys in the dashboard (Settings → API keys) and picks the services each key may use: ${'`assets`, `transcription`, `realtime`, `diagrams`, `artifacts`, `charts`'}. Keep keys server-side (an environment variable), never in browser code. A key used outside its services gets 403 with \`service\` and \`enabledServices\`; another workspace's ids answer 404. Errors are always \`{ "error": "..." }\`. Lists take \`limit\` (1–200, default 50) and return \`nextCursor\`; pass it back as \`cursor\`.
 
-What is public: serve URLs (\`/img/…\`, \`/f/…\`, \`/audio/…\`) work for anyone who has the link (keys in them are unguessable). Published pages are private until a person makes them unlisted or public in the dashboard: an agent's key can publish but cannot expose. Return links to the user, not file contents.
+What is public: serve URLs (\`/img/…\`, \`/f/…\`, \`/audio/…\`) work for anyone who has the link (the keys in them are unguessable); everything under \`/api/v1\` needs a credential. Return links to the user, not file contents.
 
 Quick start:
 
@@ -36,10 +36,23 @@ Quick start:
 `;
 }
 
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Routes of one capability in reading order: by path, then GET before writes. */
+function routesOf(routes: NamedRoute[], capability: string): NamedRoute[] {
+  return routes
+    .filter((r) => r.capability === capability && !r.route.hidden)
+    .sort(
+      (a, b) =>
+        a.route.path.localeCompare(b.route.path) ||
+        METHOD_ORDER.indexOf(a.route.method) - METHOD_ORDER.indexOf(b.route.method),
+    );
+}
+
 export function buildLlmsTxt(capabilities: Capability[], routes: NamedRoute[], base: string): string {
   const sections = capabilities
     .map((c) => {
-      const own = routes.filter((r) => r.capability === c.name && !r.route.hidden);
+      const own = routesOf(routes, c.name);
       if (own.length === 0 && !c.summary) return '';
       const sockets = (c.sockets ?? []).map((s) => `- WebSocket ${s.path}: ${s.summary} (see llms-full.txt)`);
       return [`## ${c.title}`, '', ...(c.summary ? [c.summary, ''] : []), ...own.map((r) => line(base, r)), ...sockets, ''].join('\n');
@@ -64,7 +77,7 @@ export function buildLlmsFullTxt(
 ): string {
   const parts = [intro(base)];
   for (const c of capabilities) {
-    const own = routes.filter((r) => r.capability === c.name && !r.route.hidden);
+    const own = routesOf(routes, c.name);
     if (own.length === 0 && !c.docs) continue;
     parts.push(`## ${c.title}\n`);
     if (c.docs) parts.push(`${c.docs.trim()}\n`);
