@@ -1,0 +1,83 @@
+// Runs the headless server (server/main.ts) as a child process, as `npm run serve` does, so a test
+// can read its console, kill -9 it, and start it again on the same data dir.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export type ChildServer = {
+  proc: ChildProcess;
+  url: string;
+  ownerLink: string;
+  /** Every stdout and stderr line so far. */
+  lines: string[];
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/**
+ * `node --import tsx server/main.ts` (so a kill reaches the server itself, not an npx wrapper), or
+ * `npx tsx server/main.ts` with `viaNpx`. Resolves once both start-up lines are printed.
+ */
+export function spawnServer(args: string[], { viaNpx = false, env = {}, timeoutMs = 30_000 } = {}): Promise<ChildServer> {
+  const command = viaNpx ? 'npx' : process.execPath;
+  const argv = viaNpx ? ['tsx', 'server/main.ts', ...args] : ['--import', 'tsx', 'server/main.ts', ...args];
+  const proc = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in ${timeoutMs} ms:\n${lines.join('\n')}`)), timeoutMs);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      proc.kill('SIGKILL');
+      reject(error);
+    };
+    const onLine = (line: string) => {
+      lines.push(line);
+      const link = lines.find((l) => l.startsWith('Owner sign-in: '));
+      const listening = lines.find((l) => l.startsWith('Folio listening on '));
+      if (link && listening) {
+        clearTimeout(timer);
+        resolve({
+          proc,
+          url: listening.slice('Folio listening on '.length),
+          ownerLink: link.slice('Owner sign-in: '.length),
+          lines,
+          exited,
+          kill: (signal = 'SIGKILL') => {
+            if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    splitLines(proc.stdout!, onLine);
+    splitLines(proc.stderr!, onLine);
+    exited.then((code) => fail(new Error(`server exited with ${code} before starting:\n${lines.join('\n')}`)));
+  });
+}
+
+/** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
+export function runServerToExit(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout.on('data', (d) => (output += d));
+  proc.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    for (const line of parts) onLine(line);
+  });
+}
