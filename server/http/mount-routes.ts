@@ -44,7 +44,7 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJso
     deps.workspaces,
   );
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
-  if (viewer.kind === 'session' && workspace) checkSessionOrigin(ctx.method, ctx.headers, deps.ownOrigins());
+  if (viewer.kind === 'session' && workspace) checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx, deps));
   const limitId = viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) deps.limiter.take(limitId);
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
@@ -55,6 +55,16 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJso
   const origin = deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
   const result = await route.handler({ workspace: workspace!, viewer, params, query, body, origin, ctx }, deps.services);
   writeResult(ctx, result, route.status ?? 200);
+}
+
+/**
+ * Our own origins as this request addressed us. `localhost:P` and `127.0.0.1:P` are different sites
+ * (public pages may be served from one, the dashboard from the other), so a write to one from the other is
+ * cross-origin too: only the exact scheme, host and port the request went to passes (DESIGN §4).
+ */
+function addressedOrigins(ctx: Context, deps: MountDeps): string[] {
+  const host = (ctx.req.headers.host ?? '').toLowerCase();
+  return deps.ownOrigins().filter((origin) => new URL(origin).host === host);
 }
 
 async function readJson(ctx: Context, parseJson: ReturnType<typeof koaBody>): Promise<unknown> {
