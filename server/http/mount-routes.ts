@@ -2,12 +2,12 @@
 // origin check for cookie writes → rate limit → validate → handler → write the result.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 import type { Services } from '../services.js';
 import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { unsupportedMediaType } from './errors.js';
+import { readJsonBody } from './read-json.js';
 import { checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
 import { isReply, type Reply } from './reply.js';
@@ -24,17 +24,17 @@ export type MountDeps = {
 
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = new Router();
-  const parseJson = koaBody({ jsonLimit: deps.jsonLimit, jsonStrict: true, multipart: false, urlencoded: false, text: false });
+  const jsonLimit = Number.parseInt(deps.jsonLimit, 10);
   for (const route of routes) {
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
     router[verb](route.path, async function routeChain(ctx: Context) {
-      await runRoute(ctx, route, deps, parseJson);
+      await runRoute(ctx, route, deps, jsonLimit);
     });
   }
   return router;
 }
 
-async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJson: ReturnType<typeof koaBody>) {
+async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimit: number) {
   const identified = identify(
     { bearer: bearerOf(ctx.get('authorization') || undefined), sessionToken: ctx.cookies.get(SESSION_COOKIE) },
     deps.resolvers,
@@ -50,7 +50,7 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, parseJso
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
   const params = route.params ? route.params.parse(ctx.params) : ctx.params;
   const query = route.query ? route.query.parse(ctx.query) : undefined;
-  const body = route.body ? route.body.parse(await readJson(ctx, parseJson)) : undefined;
+  const body = route.body ? route.body.parse(await readJson(ctx, jsonLimit)) : undefined;
   // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
   const origin = deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
   const result = await route.handler({ workspace: workspace!, viewer, params, query, body, origin, ctx }, deps.services);
@@ -67,12 +67,11 @@ function addressedOrigins(ctx: Context, deps: MountDeps): string[] {
   return deps.ownOrigins().filter((origin) => new URL(origin).host === host);
 }
 
-async function readJson(ctx: Context, parseJson: ReturnType<typeof koaBody>): Promise<unknown> {
+async function readJson(ctx: Context, limit: number): Promise<unknown> {
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (!hasBody) return undefined;
   if (!ctx.is('application/json')) throw unsupportedMediaType('Send the request body as application/json');
-  await parseJson(ctx, async () => {});
-  return ctx.request.body;
+  return readJsonBody(ctx.req, ctx.request.charset, limit);
 }
 
 export function writeResult(ctx: Context, result: unknown, status: number): void {
