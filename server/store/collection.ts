@@ -1,10 +1,12 @@
-// One collection of records: all rows in memory, a lowdb snapshot on disk plus a journal of the
+// One collection of records: all rows in memory, a JSON snapshot on disk (lowdb's format, written with
+// fsync by durable-file.ts) plus a journal of the
 // mutations since. Mutations apply to memory at once (so concurrent read-modify-writes see each other)
 // and resolve when their journal line is on disk.
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { writeFileDurably } from './durable-file.js';
 import { createJournal, readJournal } from './journal.js';
 
 export type Row = { id: string };
@@ -30,7 +32,10 @@ export async function loadRows<T extends Row>(files: CollectionFiles): Promise<M
   await db.read().catch((error) => {
     throw new Error(`${files.snapshot} could not be read (${error.message}); it was left untouched`);
   });
-  const rows = new Map<string, T>((db.data.rows ?? []).map((row) => [row.id, row]));
+  const stored = (db.data as { rows?: unknown }).rows;
+  if (!Array.isArray(stored) || !stored.every((row) => typeof row?.id === 'string'))
+    throw new Error(`${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`);
+  const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
   for (const entry of await readJournal<T>(files.journal)) {
     if (entry.op === 'put') rows.set(entry.row.id, entry.row);
     else rows.delete(entry.id);
@@ -43,7 +48,6 @@ export function createCollection<T extends Row>(
   rows: Map<string, T>,
   options: CollectionOptions & { snapshotBytes?: number },
 ): Collection<T> {
-  const db = new Low<Snapshot<T>>(new JSONFile(files.snapshot), { rows: [] });
   let snapshotBytes = options.snapshotBytes ?? 0;
   // After a failed write the collection refuses further writes: memory may hold a change the disk
   // does not, and a restart reloads exactly the acknowledged state.
@@ -56,8 +60,8 @@ export function createCollection<T extends Row>(
   async function compactIfDue(): Promise<void> {
     if (journal.size() < Math.max(options.compactAtBytes, snapshotBytes)) return;
     // Written only now, synchronously from memory: nothing is pending, and rows are never mutated in place.
-    db.data = { rows: [...rows.values()] };
-    await db.write();
+    const data = JSON.stringify({ rows: [...rows.values()] });
+    await writeFileDurably(files.snapshot, data, options.fsync);
     snapshotBytes = (await stat(files.snapshot)).size;
     await journal.reset();
   }

@@ -1,6 +1,8 @@
 // Append-only journal of one collection: every mutation is one JSON line, written in batches
 // (group commit) so a write costs its own bytes, not the size of the collection.
 import { type FileHandle, open, readFile, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { syncDir } from './durable-file.js';
 
 export type JournalEntry<T> = { op: 'put'; row: T } | { op: 'del'; id: string };
 
@@ -35,7 +37,11 @@ export function createJournal<T>(path: string, options: JournalOptions) {
 
   async function writeBatch(batch: Pending[]): Promise<void> {
     try {
-      handle ??= await open(path, 'a');
+      if (!handle) {
+        handle = await open(path, 'a');
+        // The first open may have created the file (and mkdir its directories): name them durably too.
+        if (options.fsync) for (const dir of [dirname(path), dirname(dirname(path)), dirname(dirname(dirname(path)))]) await syncDir(dir);
+      }
       const data = Buffer.from(batch.map((p) => p.line).join(''));
       await handle.write(data);
       if (options.fsync) await handle.datasync();

@@ -1,0 +1,36 @@
+// What makes a write survive power loss, not only a crash: fsync the file, then the directory that names it
+// (reliability anchors §5: steno and lowdb never fsync; missing fsync around rename is ALICE's classic bug).
+import { open, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** fsyncs a directory so a file created or renamed in it stays named after power loss. */
+export async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(ignoreUnsupported);
+  if (!handle) return;
+  try {
+    await handle.sync().catch(ignoreUnsupported);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** tmp + fsync + rename + fsync(dir): readers see the old or the new file, and after power loss too. */
+export async function writeFileDurably(path: string, data: string, fsync: boolean): Promise<void> {
+  // A dot name, which the store skips when it lists collections (a crash may leave it behind).
+  const tmp = join(dirname(path), `.${basename(path)}.tmp`);
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data);
+    if (fsync) await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
+  if (fsync) await syncDir(dirname(path));
+}
+
+// Windows cannot open or fsync a directory; NTFS journals the rename itself.
+function ignoreUnsupported(error: NodeJS.ErrnoException): undefined {
+  if (['EISDIR', 'EPERM', 'EINVAL', 'EACCES'].includes(error.code ?? '')) return undefined;
+  throw error;
+}
