@@ -39,6 +39,8 @@ export function createJournal<T>(path: string, options: JournalOptions) {
     try {
       if (!handle) {
         handle = await open(path, 'a');
+        // Count what an earlier run left here too, or a server restarted often would never compact.
+        bytes = (await handle.stat()).size;
         // The first open may have created the file (and mkdir its directories): name them durably too.
         if (options.fsync) for (const dir of [dirname(path), dirname(dirname(path)), dirname(dirname(dirname(path)))]) await syncDir(dir);
       }
