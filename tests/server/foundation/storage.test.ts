@@ -71,6 +71,21 @@ describe('concurrent mutations', () => {
     expect(back.find('t1')).toBeUndefined();
     await reopened.close();
   });
+
+  it('compacts a journal that grew across many short runs, each below the threshold on its own', async () => {
+    const dataDir = await tempDir();
+    for (let run = 0; run < 12; run++) {
+      const store = await openStore({ dataDir, fsync: false, compactAtBytes: 2_000 });
+      const rows = store.instance<{ id: string; pad: string }>('things');
+      for (let i = 0; i < 5; i++) await rows.insert({ id: `r${run}-${i}`, pad: 'x'.repeat(40) });
+      await store.close();
+    }
+    const journal = await readFile(join(dataDir, 'instance', 'things.log'), 'utf8');
+    expect(journal.length).toBeLessThan(2_000 + 500);
+    const reopened = await openStore({ dataDir });
+    expect(reopened.instance('things').count()).toBe(60);
+    await reopened.close();
+  });
 });
 
 describe('damaged files at start-up', () => {
