@@ -8,6 +8,7 @@ import { createIdentityService } from './capabilities/identity/service.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
+import { createTranscriptionService } from './capabilities/transcription/service.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
@@ -38,13 +39,14 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
+  await services.transcription.start();
 
   let port = config.port;
   const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
   const resolvers: CredentialResolvers = {
     session: services.identity.resolveSession,
     key: services.keys.resolve,
-    grants: [services.assets.grants],
+    grants: [services.assets.grants, services.transcription.realtime.grants],
   };
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(namedRoutes().map((r) => r.route), {
@@ -126,6 +128,8 @@ function buildServices(
     },
     drop: assets.forgetWorkspace,
   });
+  const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
+  workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return { lifecycle, config, store, identity, workspaces, keys, reference, assets };
+  return { lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription };
 }

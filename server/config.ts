@@ -33,6 +33,8 @@ const Config = z.object({
       rateLimitBurst: 200,
     }),
   quiet: z.boolean().default(false),
+  /** How often expired chunked uploads are swept (transcription); short in tests. */
+  chunkedSweepMs: z.number().int().min(10).default(5 * 60_000),
 });
 
 export type Config = z.output<typeof Config>;

@@ -3,6 +3,7 @@ import type { AssetService } from './capabilities/assets/service.js';
 import type { IdentityService } from './capabilities/identity/service.js';
 import type { KeyService } from './capabilities/keys/service.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
+import type { TranscriptionService } from './capabilities/transcription/service.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
@@ -19,4 +20,5 @@ export type Services = {
   keys: KeyService;
   reference: ReferenceService;
   assets: AssetService;
+  transcription: TranscriptionService;
 };

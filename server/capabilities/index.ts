@@ -9,6 +9,12 @@ import * as identity from './identity/routes.js';
 import * as keys from './keys/routes.js';
 import * as reference from './reference/routes.js';
 import * as serviceRegistry from './service-registry/routes.js';
+import * as chunkedUploads from './transcription/chunked/routes.js';
+import { transcriptionDocs } from './transcription/docs.js';
+import * as models from './transcription/model-routes.js';
+import * as openAiTranscription from './transcription/openai/routes.js';
+import * as realtime from './transcription/realtime/routes.js';
+import * as transcripts from './transcription/routes.js';
 import * as waitlist from './waitlist/routes.js';
 import * as workspaces from './workspaces/routes.js';
 
@@ -30,6 +36,15 @@ export const capabilities: Capability[] = [
   { name: 'account', title: 'Account: profile, workspaces, API keys, services', routes: { ...identity, ...workspaces, ...keys, ...serviceRegistry } },
   { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlist },
   { name: 'assets', title: 'Assets (service: assets)', routes: assets },
+  {
+    name: 'transcription',
+    title: 'Transcription and realtime (services: transcription, realtime)',
+    summary:
+      'Local Whisper transcription: POST /api/v1/transcribe (≤ 4 MiB, waits), chunked upload for long audio (key only), transcripts with words and SRT/VTT/TXT/JSON export, an OpenAI-compatible POST /v1/audio/transcriptions, live sessions over WebSocket, and the model manager.',
+    docs: transcriptionDocs,
+    routes: { ...transcripts, ...chunkedUploads, ...openAiTranscription, ...realtime, ...models },
+    sockets: [realtime.realtimeSocket],
+  },
   {
     name: 'serving',
     title: 'Public serve routes',

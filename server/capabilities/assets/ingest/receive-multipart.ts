@@ -32,6 +32,8 @@ export interface ReceiveOptions {
    * or return a lower byte limit for this file (a grant sent as a form field).
    */
   beforeFile?: (fields: Record<string, string>) => { maxBytes?: number } | undefined;
+  /** Every field as it arrives, repeated names and fields after the file included (OpenAI-style forms). */
+  onField?: (name: string, value: string) => void;
 }
 
 const FIELD_LIMITS = { fields: 8, fieldSize: 4096, fieldNameSize: 64, parts: 10, headerPairs: 32 };
@@ -92,6 +94,7 @@ function parse(
       if (info.valueTruncated || info.nameTruncated)
         return fail(badRequest(`Form field "${name}" is too long`));
       fields[name] = value;
+      options.onField?.(name, value);
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file') {

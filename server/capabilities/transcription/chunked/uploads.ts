@@ -1,0 +1,244 @@
+/**
+ * Chunked upload of long audio (DESIGN §3): begin → PUT parts (any order, in parallel, re-sendable) → complete,
+ * which reassembles and verifies, then creates the audio asset and a pending transcript. Records live per
+ * workspace (so another workspace's uploadId is simply not found); parts under <workspaceDir>/chunked/<uploadId>/.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { badRequest, conflict, gone, notFound, payloadTooLarge, unsupportedMediaType } from '../../../http/errors.js';
+import { newId } from '../../../store/ids.js';
+import type { Store } from '../../../store/store.js';
+import type { AssetService } from '../../assets/service.js';
+import type { TranscriptService } from '../transcripts.js';
+import { commitPart, partSizesOnDisk, reassemble, receivePart, removeStaleTemps } from './part-files.js';
+import { type BeginChunkedBody, type ChunkedUploadRecord, DEFAULT_EXPIRES_IN, DEFAULT_PART_SIZE, MAX_PARTS } from './schema.js';
+
+const COLLECTION = 'chunked-uploads';
+
+export interface ChunkedDeps {
+  store: Store;
+  assets: AssetService;
+  transcripts: TranscriptService;
+  maxBytes: number;
+  now?: () => number;
+}
+
+export function createChunkedUploads({ store, assets, transcripts, maxBytes, now = Date.now }: ChunkedDeps) {
+  const uploads = (workspaceId: string) => store.collection<ChunkedUploadRecord>(COLLECTION, workspaceId);
+  const dirOf = (workspaceId: string, id: string) => join(store.workspaceDir(workspaceId), 'chunked', id);
+  const locks = new Map<string, Promise<unknown>>();
+
+  /** Runs `fn` after every earlier locked call for the same upload: commits and completes are serial. */
+  function locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const previous = locks.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(fn);
+    const tail = next.catch(() => undefined);
+    locks.set(id, tail);
+    void tail.then(() => locks.get(id) === tail && locks.delete(id));
+    return next;
+  }
+
+  async function begin(workspaceId: string, body: BeginChunkedBody): Promise<ChunkedUploadRecord> {
+    if (body.size > maxBytes) throw payloadTooLarge(`size is larger than the ${maxBytes}-byte upload limit`);
+    const partSize = body.partSize ?? DEFAULT_PART_SIZE;
+    const partCount = Math.ceil(body.size / partSize);
+    if (partCount > MAX_PARTS) throw badRequest(`${partCount} parts is more than ${MAX_PARTS}: use a larger partSize`);
+    const createdAt = now();
+    const record: ChunkedUploadRecord = {
+      id: newId('upl'),
+      filename: body.filename,
+      contentType: body.contentType,
+      size: body.size,
+      ...(body.sha256 ? { sha256: body.sha256 } : {}),
+      partSize,
+      partCount,
+      ...(body.language ? { language: body.language } : {}),
+      ...(body.prompt ? { prompt: body.prompt } : {}),
+      status: 'open',
+      parts: {},
+      createdAt: new Date(createdAt).toISOString(),
+      expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
+    };
+    await mkdir(dirOf(workspaceId, record.id), { recursive: true });
+    return uploads(workspaceId).insert(record);
+  }
+
+  /** The upload, refusing ones that can no longer take parts (410) or are finished (409). */
+  function findOpen(workspaceId: string, id: string): ChunkedUploadRecord {
+    const upload = find(workspaceId, id);
+    if (upload.status === 'aborted') throw gone('This upload was aborted');
+    if (upload.status === 'expired' || (upload.status === 'open' && isExpired(upload)))
+      throw gone('This upload has expired; begin a new one');
+    return upload;
+  }
+
+  function find(workspaceId: string, id: string): ChunkedUploadRecord {
+    const upload = uploads(workspaceId).find(id);
+    if (!upload) throw notFound('Upload');
+    return upload;
+  }
+
+  const isExpired = (upload: ChunkedUploadRecord) => Date.parse(upload.expiresAt) <= now();
+
+  function expectedSize(upload: ChunkedUploadRecord, index: number): number {
+    return Math.min(upload.size, (index + 1) * upload.partSize) - index * upload.partSize;
+  }
+
+  function parseIndex(upload: ChunkedUploadRecord, raw: string): number {
+    if (!/^\d{1,9}$/.test(raw))
+      throw badRequest(`Part index must be a whole number from 0 to ${upload.partCount - 1}; got "${raw}"`);
+    const index = Number(raw);
+    if (index >= upload.partCount)
+      throw badRequest(`Part index ${index} is out of range: this upload has parts 0 to ${upload.partCount - 1}`);
+    return index;
+  }
+
+  async function putPart(workspaceId: string, id: string, rawIndex: string, req: IncomingMessage) {
+    const upload = findOpen(workspaceId, id);
+    if (upload.status === 'completed') throw conflict('This upload is already completed');
+    const index = parseIndex(upload, rawIndex);
+    const expected = expectedSize(upload, index);
+    checkContentType(req.headers['content-type']);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > expected)
+      throw payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; Content-Length is ${declared}`);
+    if (declared !== undefined && Number(declared) < expected)
+      throw badRequest(`Part ${index} must be exactly ${expected} bytes; Content-Length is ${declared}`);
+    const digest = declaredDigest(req.headers);
+    const dir = dirOf(workspaceId, id);
+    const part = await receivePart(req, dir, index, expected);
+    if (digest && digest !== part.sha256) {
+      await rm(part.tmpPath, { force: true });
+      throw badRequest(`Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`);
+    }
+    return locked(id, async () => {
+      const current = uploads(workspaceId).find(id);
+      if (!current || current.status !== 'open') {
+        await rm(part.tmpPath, { force: true });
+        findOpen(workspaceId, id); // throws the right status
+        throw conflict('This upload is already completed');
+      }
+      await commitPart(part.tmpPath, dir, index);
+      const record = { size: part.size, sha256: part.sha256, receivedAt: new Date(now()).toISOString() };
+      await uploads(workspaceId).update(id, (row) => ({ ...row, parts: { ...row.parts, [index]: record } }));
+      return { index, size: part.size, sha256: part.sha256 };
+    });
+  }
+
+  function status(workspaceId: string, id: string) {
+    const upload = findOpen(workspaceId, id);
+    const receivedParts = Object.entries(upload.parts)
+      .map(([index, p]) => ({ index: Number(index), size: p.size, sha256: p.sha256 }))
+      .sort((a, b) => a.index - b.index);
+    const missingParts = range(upload.partCount).filter((i) => !upload.parts[i]);
+    return { ...present(upload), status: upload.status, receivedParts, missingParts, ...upload.result };
+  }
+
+  /** Reassembles, verifies, creates the asset and a pending transcript; a second call returns the same ids. */
+  function complete(workspaceId: string, id: string): Promise<{ transcriptId: string; assetId: string }> {
+    return locked(id, async () => {
+      const upload = findOpen(workspaceId, id);
+      if (upload.status === 'completed' && upload.result) return upload.result;
+      const dir = dirOf(workspaceId, id);
+      const sizes = await partSizesOnDisk(dir, upload.partCount);
+      const missing = range(upload.partCount).filter((i) => !sizes.has(i));
+      const wrong = range(upload.partCount).filter((i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i));
+      if (missing.length || wrong.length) throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
+      const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
+      const whole = await reassemble(dir, upload.partCount, target);
+      if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
+        await rm(target, { force: true });
+        throw badRequest(
+          whole.size !== upload.size
+            ? `Reassembled file has ${whole.size} bytes; ${upload.size} were declared`
+            : `Reassembled file does not match the declared sha256 (got ${whole.sha256}); re-send the wrong parts and complete again`,
+        );
+      }
+      const asset = await assets.createFromFile(workspaceId, {
+        path: target,
+        filename: upload.filename,
+        contentType: upload.contentType,
+        sha256: whole.sha256,
+      });
+      const transcript = await transcripts.create(workspaceId, {
+        audioAssetId: asset.id,
+        source: 'chunked',
+        language: upload.language,
+        prompt: upload.prompt,
+      });
+      const result = { transcriptId: transcript.id, assetId: asset.id };
+      await uploads(workspaceId).update(id, { status: 'completed', result });
+      await rm(dir, { recursive: true, force: true });
+      return result;
+    });
+  }
+
+  async function abort(workspaceId: string, id: string): Promise<void> {
+    const upload = find(workspaceId, id);
+    if (upload.status === 'completed') throw conflict('This upload is already completed; delete its transcript instead');
+    await locked(id, async () => {
+      await uploads(workspaceId).update(id, { status: 'aborted', parts: {} });
+      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
+    });
+  }
+
+  /** Removes the parts of expired uploads; at start-up also temp files of PUTs a crash cut off. */
+  async function sweep({ startup = false } = {}): Promise<number> {
+    let swept = 0;
+    for (const workspaceId of store.scopes(COLLECTION)) {
+      for (const upload of uploads(workspaceId).filter((u) => u.status === 'open')) {
+        if (startup) await removeStaleTemps(dirOf(workspaceId, upload.id));
+        if (!isExpired(upload)) continue;
+        await locked(upload.id, async () => {
+          await uploads(workspaceId).update(upload.id, { status: 'expired', parts: {} });
+          await rm(dirOf(workspaceId, upload.id), { recursive: true, force: true });
+        });
+        swept++;
+      }
+    }
+    return swept;
+  }
+
+  return { begin, putPart, status, complete, abort, sweep, present, find };
+}
+
+export type ChunkedUploads = ReturnType<typeof createChunkedUploads>;
+
+export function present(upload: ChunkedUploadRecord) {
+  const { id, partSize, partCount, size, expiresAt } = upload;
+  return { uploadId: id, partSize, partCount, size, expiresAt };
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+function partsProblem(missing: number[], wrong: number[]): string {
+  const list = (xs: number[]) => (xs.length > 20 ? `${xs.slice(0, 20).join(', ')} and ${xs.length - 20} more` : xs.join(', '));
+  const problems = [
+    ...(missing.length ? [`missing parts: ${list(missing)}`] : []),
+    ...(wrong.length ? [`wrong-sized parts: ${list(wrong)}`] : []),
+  ];
+  return `Cannot complete the upload: ${problems.join('; ')}`;
+}
+
+function checkContentType(type: string | undefined): void {
+  const mime = (type ?? '').split(';')[0].trim().toLowerCase();
+  if (mime && mime !== 'application/octet-stream' && mime !== 'application/offset+octet-stream')
+    throw unsupportedMediaType('Send a part as raw bytes with Content-Type: application/octet-stream');
+}
+
+/** `X-Part-SHA256: <hex>` or `Content-Digest: sha-256=:<base64>:` (RFC 9530). */
+function declaredDigest(headers: IncomingMessage['headers']): string | undefined {
+  const hex = headers['x-part-sha256'];
+  if (typeof hex === 'string' && hex.trim()) {
+    if (!/^[0-9a-fA-F]{64}$/.test(hex.trim())) throw badRequest('X-Part-SHA256 must be 64 hex characters');
+    return hex.trim().toLowerCase();
+  }
+  const digest = headers['content-digest'];
+  if (typeof digest !== 'string') return undefined;
+  const match = /sha-256=:([A-Za-z0-9+/=]+):/i.exec(digest);
+  if (!match) return undefined;
+  const bytes = Buffer.from(match[1], 'base64');
+  if (bytes.length !== 32) throw badRequest('Content-Digest sha-256 must be 32 bytes in base64');
+  return bytes.toString('hex');
+}
