@@ -1,0 +1,47 @@
+// Folio for the bench, in its own process: `node --import tsx bench/lib/folio-child.ts <dataDir> <fsync 0|1> <seedKeys>`.
+// Seeds `seedKeys` API-key records (about 300 B each, like json-server's) in the owner's workspace through the
+// store, restarts on the same data dir (so the run starts from snapshot + journal as after any restart), and
+// prints one JSON line: { url, cookie, key, keyIds }.
+import { createServer } from '../../server/app.js';
+import { mintSecret } from '../../server/capabilities/keys/secret.js';
+
+const [dataDir, fsyncArg, seedArg] = process.argv.slice(2);
+const fsync = fsyncArg === '1';
+const seed = Number(seedArg ?? 0);
+const limits = { jsonBytes: 1 << 20, uploadBytes: 1 << 20, transcribeBytes: 1 << 20, rateLimitPerMinute: 1e9, rateLimitBurst: 1e9 };
+const config = { port: 0, dataDir, fsync, limits, quiet: true };
+const quiet = () => {};
+
+async function signInOwner(server: Awaited<ReturnType<typeof createServer>>, url: string): Promise<string> {
+  const link = await server.services.identity.mintSignInLink(server.config.ownerEmail, url);
+  const res = await fetch(link, { redirect: 'manual' });
+  return res.headers.getSetCookie()[0].split(';')[0];
+}
+
+let server = await createServer(config, quiet);
+let { url } = await server.listen();
+const cookie = await signInOwner(server, url);
+const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as { workspace: { id: string } };
+const keys = server.services.store.instance<Record<string, unknown> & { id: string }>('api-keys');
+const keyIds: string[] = [];
+const at = new Date().toISOString();
+for (let start = 0; start < seed; start += 1000) {
+  const batch = Array.from({ length: Math.min(1000, seed - start) }, (_, j) => {
+    const { prefix, hash } = mintSecret();
+    const id = `key_seed${String(start + j).padStart(15, '0')}`;
+    if (keyIds.length < 1000) keyIds.push(id);
+    return keys.insert({ id, workspaceId: me.workspace.id, name: `seeded key ${start + j}`, services: ['assets', 'transcription'], prefix, hash: hash.toString('hex'), createdAt: at, updatedAt: at, lastUsedAt: null });
+  });
+  await Promise.all(batch);
+}
+await server.close();
+server = await createServer(config, quiet);
+({ url } = await server.listen());
+const res = await fetch(`${url}/api/v1/api-keys`, {
+  method: 'POST',
+  headers: { cookie, origin: url, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'bench', services: ['assets'] }),
+});
+const { secret } = (await res.json()) as { secret: string };
+console.log(JSON.stringify({ url, cookie, key: secret, keyIds }));
+process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
