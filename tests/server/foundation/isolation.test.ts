@@ -9,6 +9,7 @@ let srv: TestServer;
 let alice: Awaited<ReturnType<typeof createTenant>>;
 let bob: Awaited<ReturnType<typeof createTenant>>;
 let bobAsset: string;
+let bobUpload: string;
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -16,6 +17,11 @@ beforeAll(async () => {
   bob = await createTenant(srv, 'bob@example.com');
   bobAsset = await uploadAsset(srv, bob.key.bearer, 'bob.txt');
   await uploadAsset(srv, alice.key.bearer, 'alice.txt');
+  const begun = await srv.as({ bearer: bob.key.bearer })('/api/v1/uploads/chunked', {
+    method: 'POST',
+    body: JSON.stringify({ filename: 'long.wav', contentType: 'audio/wav', size: 1000 }),
+  });
+  bobUpload = ((await begun.json()) as { uploadId: string }).uploadId;
 });
 afterAll(() => srv.close());
 
@@ -24,9 +30,19 @@ const targets: Record<string, { id: () => string[]; patch: object }> = {
   '/api/v1/api-keys/:id': { id: () => [bob.key.id], patch: { name: 'stolen', services: [] } },
   '/api/v1/workspaces/:id': { id: () => [bob.workspaceId, bob.extraWorkspaceId], patch: { name: 'stolen' } },
   '/api/v1/assets/:id': { id: () => [bobAsset], patch: { displayName: 'stolen', tags: ['x'] } },
+  '/api/v1/uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
+  '/api/v1/uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
+  '/api/v1/uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
-const idRoutes = namedRoutes().filter((r) => /\/:id\b/.test(r.route.path) && !credentialsOf(r.route).includes('public'));
+/** Transcripts need a finished transcription to exist; tests/server/transcription checks their isolation. */
+const COVERED_ELSEWHERE = /^\/api\/v1\/transcripts\/:id/;
+
+/** Routes with a workspace-scoped id, the id written `:id` and any other parameter filled in. */
+const idRoutes = namedRoutes()
+  .filter((r) => /\/:(id|uploadId)\b/.test(r.route.path) && !credentialsOf(r.route).includes('public'))
+  .map((r) => ({ ...r, route: { ...r.route, path: r.route.path.replace(':uploadId', ':id').replace(':index', '0') } }))
+  .filter((r) => !COVERED_ELSEWHERE.test(r.route.path));
 
 /** Everything Bob can see, to prove a refused request changed nothing. */
 async function bobState() {
@@ -36,13 +52,14 @@ async function bobState() {
     keys: await (await session('/api/v1/api-keys')).json(),
     workspaces: await (await session('/api/v1/workspaces')).json(),
     asset: await (await key(`/api/v1/assets/${bobAsset}`)).json(),
+    upload: await (await key(`/api/v1/uploads/chunked/${bobUpload}`)).json(),
     assets: await (await key('/api/v1/assets')).json(),
   };
 }
 
 describe('workspace isolation', () => {
   it('knows a target for every route with a workspace-scoped :id', () => {
-    expect(idRoutes.length).toBeGreaterThanOrEqual(4);
+    expect(idRoutes.length).toBeGreaterThanOrEqual(7);
     for (const { route } of idRoutes) expect(targets[route.path], route.path).toBeDefined();
   });
 
@@ -53,7 +70,7 @@ describe('workspace isolation', () => {
       const target = targets[route.path];
       const creds = credentialsOf(route);
       const callers = [
-        { label: 'session', cred: alice.session },
+        ...(creds.some((c) => c !== 'key' && c !== 'grant') ? [{ label: 'session', cred: alice.session }] : []),
         ...(creds.includes('key') ? [{ label: 'key', cred: { bearer: alice.key.bearer } }] : []),
       ];
       for (const id of target.id())
@@ -61,6 +78,7 @@ describe('workspace isolation', () => {
           const res = await srv.as(cred)(route.path.replace(':id', id), {
             method: route.method,
             ...(route.method === 'PATCH' && { body: JSON.stringify(target.patch) }),
+            ...(route.method === 'PUT' && { body: 'x'.repeat(10), headers: { 'content-type': 'application/octet-stream' } }),
           });
           const body = await res.json();
           expect(res.status, `${name} as ${label} on ${id}: ${JSON.stringify(body)}`).toBe(404);
