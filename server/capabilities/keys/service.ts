@@ -4,7 +4,7 @@ import type { ServiceName, Viewer } from '../../http/viewer.js';
 import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKey, ApiKeyRow } from './schema.js';
-import { displayPrefix, hashSecret, isWellFormed, mintSecret, sameHash } from './secret.js';
+import { hashSecret, isWellFormed, mintSecret, sameHash } from './secret.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -12,12 +12,16 @@ export function createKeyService({ store }: { store: Store }) {
   const keys = store.instance<ApiKeyRow>('api-keys');
   const now = () => new Date().toISOString();
   const toPublic = ({ hash: _hash, ...key }: ApiKeyRow): ApiKey => key;
+  // Every keyed request resolves its key: an index by hash keeps that O(1) (a scan by prefix cost O(all keys)).
+  const byHash = new Map(keys.all().map((k) => [k.hash, k.id]));
 
   async function create(workspaceId: string, input: { name: string; services: ServiceName[] }) {
     const { secret, prefix, hash } = mintSecret();
+    const id = newId('key');
     const at = now();
+    byHash.set(hash.toString('hex'), id);
     const row = await keys.insert({
-      id: newId('key'),
+      id,
       workspaceId,
       name: input.name,
       services: input.services,
@@ -42,17 +46,21 @@ export function createKeyService({ store }: { store: Store }) {
   }
 
   async function revoke(workspaceId: string, id: string): Promise<void> {
-    inWorkspace(workspaceId, id);
-    await keys.remove(id);
+    await forget(inWorkspace(workspaceId, id));
   }
 
-  /** Looks the key up by its displayed prefix, then compares SHA-256 hashes in constant time. */
+  async function forget(key: ApiKeyRow): Promise<void> {
+    byHash.delete(key.hash);
+    await keys.remove(key.id);
+  }
+
+  /** Looks the key up by its SHA-256 hash, then compares the hashes in constant time. */
   function resolve(secret: string): Extract<Viewer, { kind: 'key' }> | undefined {
     if (!isWellFormed(secret)) return undefined;
     const presented = hashSecret(secret);
-    const prefix = displayPrefix(secret);
-    const key = keys.filter((k) => k.prefix === prefix).find((k) => sameHash(Buffer.from(k.hash, 'hex'), presented));
-    if (!key) return undefined;
+    const id = byHash.get(presented.toString('hex'));
+    const key = id === undefined ? undefined : keys.find(id);
+    if (!key || !sameHash(Buffer.from(key.hash, 'hex'), presented)) return undefined;
     touch(key);
     return { kind: 'key', keyId: key.id, workspaceId: key.workspaceId, services: key.services };
   }
@@ -73,7 +81,7 @@ export function createKeyService({ store }: { store: Store }) {
       return key && { id: key.id, name: key.name, prefix: key.prefix, services: key.services };
     },
     dropWorkspace: async (workspaceId: string) => {
-      for (const key of keys.filter((k) => k.workspaceId === workspaceId)) await keys.remove(key.id);
+      for (const key of keys.filter((k) => k.workspaceId === workspaceId)) await forget(key);
     },
   };
 }
