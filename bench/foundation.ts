@@ -20,12 +20,20 @@ const work = await mkdtemp(join(tmpdir(), 'folio-bench-foundation-'));
 const children: ChildProcess[] = [];
 
 /** Spawns a child and resolves with the first stdout line matching `ready`. */
-function spawnUntil(command: string, args: string[], ready: RegExp, timeoutMs = 300_000): Promise<{ proc: ChildProcess; line: string }> {
+function spawnUntil(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 300_000,
+): Promise<{ proc: ChildProcess; line: string }> {
   const proc = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not start:\n${out}`)),
+      timeoutMs,
+    );
     const onData = (d: Buffer) => {
       out += d;
       const line = out.split('\n').find((l) => ready.test(l));
@@ -54,14 +62,22 @@ const rssMb = async (pid: number) =>
 type FolioInfo = { url: string; cookie: string; key: string; keyIds: string[] };
 async function startFolio(name: string, fsync: boolean, seed: number) {
   const dir = join(work, name);
-  const { proc, line } = await spawnUntil(process.execPath, ['--import', 'tsx', 'bench/lib/folio-child.ts', dir, fsync ? '1' : '0', String(seed)], /^\{"url"/);
+  const { proc, line } = await spawnUntil(
+    process.execPath,
+    ['--import', 'tsx', 'bench/lib/folio-child.ts', dir, fsync ? '1' : '0', String(seed)],
+    /^\{"url"/,
+  );
   return { proc, ...(JSON.parse(line) as FolioInfo) };
 }
 
 async function startBare(body: Buffer, name: string) {
   const file = join(work, `${name}.json`);
   await writeFile(file, body);
-  const { proc, line } = await spawnUntil(process.execPath, ['--import', 'tsx', 'bench/lib/bare-child.ts', file], /^listening /);
+  const { proc, line } = await spawnUntil(
+    process.execPath,
+    ['--import', 'tsx', 'bench/lib/bare-child.ts', file],
+    /^listening /,
+  );
   return { proc, url: line.slice('listening '.length) };
 }
 
@@ -78,19 +94,41 @@ async function overhead() {
       headers: { ...session, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `key ${i}`, services: ['assets'] }),
     });
-  const meBytes = Buffer.from(await (await fetch(`${folio.url}/api/v1/me`, { headers: { authorization: `Bearer ${folio.key}` } })).arrayBuffer());
-  const listBytes = Buffer.from(await (await fetch(`${folio.url}/api/v1/api-keys`, { headers: { cookie: folio.cookie } })).arrayBuffer());
+  const meBytes = Buffer.from(
+    await (
+      await fetch(`${folio.url}/api/v1/me`, { headers: { authorization: `Bearer ${folio.key}` } })
+    ).arrayBuffer(),
+  );
+  const listBytes = Buffer.from(
+    await (await fetch(`${folio.url}/api/v1/api-keys`, { headers: { cookie: folio.cookie } })).arrayBuffer(),
+  );
   const bareMe = await startBare(meBytes, 'me');
   const bareList = await startBare(listBytes, 'list');
   const targets: { test: string; server: string; url: string; headers: Record<string, string> }[] = [
-    { test: 'GET /api/v1/me (key)', server: 'Folio', url: `${folio.url}/api/v1/me`, headers: { authorization: `Bearer ${folio.key}` } },
+    {
+      test: 'GET /api/v1/me (key)',
+      server: 'Folio',
+      url: `${folio.url}/api/v1/me`,
+      headers: { authorization: `Bearer ${folio.key}` },
+    },
     { test: 'GET /api/v1/me (key)', server: 'bare node:http', url: `${bareMe.url}/api/v1/me`, headers: {} },
-    { test: 'GET /api/v1/api-keys (session, 6 keys)', server: 'Folio', url: `${folio.url}/api/v1/api-keys`, headers: { cookie: folio.cookie } },
-    { test: 'GET /api/v1/api-keys (session, 6 keys)', server: 'bare node:http', url: `${bareList.url}/api/v1/api-keys`, headers: {} },
+    {
+      test: 'GET /api/v1/api-keys (session, 6 keys)',
+      server: 'Folio',
+      url: `${folio.url}/api/v1/api-keys`,
+      headers: { cookie: folio.cookie },
+    },
+    {
+      test: 'GET /api/v1/api-keys (session, 6 keys)',
+      server: 'bare node:http',
+      url: `${bareList.url}/api/v1/api-keys`,
+      headers: {},
+    },
   ];
   const runs = targets.map(() => [] as WrkRun[]);
   for (let r = 0; r < rounds; r++)
-    for (const [i, t] of targets.entries()) runs[i].push(await wrk(t.url, { connections: 10, seconds, headers: t.headers }));
+    for (const [i, t] of targets.entries())
+      runs[i].push(await wrk(t.url, { connections: 10, seconds, headers: t.headers }));
   const rows = targets.map((t, i) => ({
     ...t,
     reqPerSec: median(runs[i].map((x) => x.reqPerSec)),
@@ -102,7 +140,9 @@ async function overhead() {
   for (const [i, r] of rows.entries()) {
     const bare = rows[i % 2 === 0 ? i + 1 : i];
     const ratio = r.server === 'Folio' ? `**${(r.reqPerSec / bare.reqPerSec).toFixed(2)}×**` : '';
-    lines.push(`| ${r.test} | ${r.server} | ${r.reqPerSec.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${ratio}${r.non2xx ? ` (${r.non2xx} non-2xx!)` : ''} |`);
+    lines.push(
+      `| ${r.test} | ${r.server} | ${r.reqPerSec.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${ratio}${r.non2xx ? ` (${r.non2xx} non-2xx!)` : ''} |`,
+    );
   }
   for (const p of [folio.proc, bareMe.proc, bareList.proc]) await stop(p);
   return lines.join('\n');
@@ -117,9 +157,22 @@ async function folioWrites(size: number, fsync: boolean): Promise<WriteRow[]> {
   const server = `Folio, fsync ${fsync ? 'on' : 'off'}`;
   const rows: WriteRow[] = [];
   for (const c of [1, 10]) {
-    const create = luaRequests('POST', ['/api/v1/api-keys'], JSON.stringify({ name: 'bench create', services: ['assets'] }), headers);
-    const patch = luaRequests('PATCH', folio.keyIds.map((id) => `/api/v1/api-keys/${id}`), JSON.stringify({ name: 'bench patch' }), headers);
-    for (const [op, script] of [['create', create], ['patch', patch]] as const) {
+    const create = luaRequests(
+      'POST',
+      ['/api/v1/api-keys'],
+      JSON.stringify({ name: 'bench create', services: ['assets'] }),
+      headers,
+    );
+    const patch = luaRequests(
+      'PATCH',
+      folio.keyIds.map((id) => `/api/v1/api-keys/${id}`),
+      JSON.stringify({ name: 'bench patch' }),
+      headers,
+    );
+    for (const [op, script] of [
+      ['create', create],
+      ['patch', patch],
+    ] as const) {
       const run = await wrk(folio.url, { connections: c, seconds, script, scriptDir: work });
       rows.push({ size, server, op, c, run, rss: await rssMb(folio.proc.pid!) });
     }
@@ -145,11 +198,17 @@ async function jsonServerWrites(size: number): Promise<WriteRow[]> {
   await writeFile(db, JSON.stringify({ keys: Array.from({ length: size }, (_, i) => record(i)) }, null, 2));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const bin = join(ROOT, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
-  const proc = spawn(process.execPath, [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', db], { cwd: work, stdio: 'ignore' });
+  const proc = spawn(process.execPath, [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', db], {
+    cwd: work,
+    stdio: 'ignore',
+  });
   children.push(proc);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${url}/keys/${record(0).id}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/keys/${record(0).id}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 600) throw new Error('json-server did not start');
     await new Promise((r) => setTimeout(r, 100));
@@ -159,9 +218,17 @@ async function jsonServerWrites(size: number): Promise<WriteRow[]> {
   const { id: _id, ...fresh } = record(0);
   const rows: WriteRow[] = [];
   for (const c of [1, 10]) {
-    const create = luaRequests('POST', ['/keys'], JSON.stringify({ ...fresh, name: 'bench create' }), headers);
+    const create = luaRequests(
+      'POST',
+      ['/keys'],
+      JSON.stringify({ ...fresh, name: 'bench create' }),
+      headers,
+    );
     const patch = luaRequests('PATCH', ids, JSON.stringify({ name: 'bench patch' }), headers);
-    for (const [op, script] of [['create', create], ['patch', patch]] as const) {
+    for (const [op, script] of [
+      ['create', create],
+      ['patch', patch],
+    ] as const) {
       const run = await wrk(url, { connections: c, seconds, script, scriptDir: work });
       rows.push({ size, server: 'json-server 0.17.4', op, c, run, rss: await rssMb(proc.pid!) });
     }
@@ -171,7 +238,10 @@ async function jsonServerWrites(size: number): Promise<WriteRow[]> {
 }
 
 function writeTable(rows: WriteRow[]): string {
-  const lines = ['| records | server | op | c | p50 ms | p99 ms | req/s | requests | server RSS MB |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| records | server | op | c | p50 ms | p99 ms | req/s | requests | server RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows)
     lines.push(
       `| ${r.size / 1000}k | ${r.server} | ${r.op} | ${r.c} | ${f1(r.run.p50)} | ${f1(r.run.p99)} | ${r.run.reqPerSec.toFixed(0)} | ${r.run.requests}${r.run.non2xx ? ` (${r.run.non2xx} non-2xx!)` : ''} | ${r.rss.toFixed(0)} |`,
@@ -181,7 +251,8 @@ function writeTable(rows: WriteRow[]): string {
 
 function goals(rows: WriteRow[]): string {
   const p99 = (size: number, server: string, op: string, c: number) =>
-    rows.find((r) => r.size === size && r.server === server && r.op === op && r.c === c)?.run.p99 ?? Number.NaN;
+    rows.find((r) => r.size === size && r.server === server && r.op === op && r.c === c)?.run.p99 ??
+    Number.NaN;
   const small = Math.min(...sizes);
   const big = Math.max(...sizes);
   const out = ['| goal | op | c | Folio fsync on | Folio fsync off |', '|---|---|---|---|---|'];
@@ -189,7 +260,9 @@ function goals(rows: WriteRow[]): string {
     for (const c of [1, 10]) {
       const on = p99(big, 'Folio, fsync on', op, c) / p99(small, 'Folio, fsync on', op, c);
       const off = p99(big, 'Folio, fsync off', op, c) / p99(small, 'Folio, fsync off', op, c);
-      out.push(`| p99 at ${big / 1000}k ÷ p99 at ${small / 1000}k (≤ 2) | ${op} | ${c} | ${on.toFixed(2)} | ${off.toFixed(2)} |`);
+      out.push(
+        `| p99 at ${big / 1000}k ÷ p99 at ${small / 1000}k (≤ 2) | ${op} | ${c} | ${on.toFixed(2)} | ${off.toFixed(2)} |`,
+      );
     }
   for (const op of ['create', 'patch'])
     for (const c of [1, 10]) {
@@ -203,7 +276,9 @@ function goals(rows: WriteRow[]): string {
 
 try {
   const started = new Date().toISOString();
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at start ${loadavg().map((n) => n.toFixed(2)).join(' ')}`;
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at start ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`;
   const a = await overhead();
   const writes: WriteRow[] = [];
   for (const size of sizes) {
@@ -211,7 +286,11 @@ try {
     writes.push(...(await folioWrites(size, false)));
     writes.push(...(await jsonServerWrites(size)));
   }
-  console.log(`\n${started}; ${machine}; load average at end ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `\n${started}; ${machine}; load average at end ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`\n(a) framework overhead, wrk -c10 -t2 -d${seconds}s, median of ${rounds}\n\n${a}`);
   console.log(`\n(b) write latency, wrk -d${seconds}s, c = connections\n\n${writeTable(writes)}`);
   console.log(`\nGoals\n\n${goals(writes)}`);

@@ -8,7 +8,13 @@ import { mintSecret } from '../../server/capabilities/keys/secret.js';
 const [dataDir, fsyncArg, seedArg] = process.argv.slice(2);
 const fsync = fsyncArg === '1';
 const seed = Number(seedArg ?? 0);
-const limits = { jsonBytes: 1 << 20, uploadBytes: 1 << 20, transcribeBytes: 1 << 20, rateLimitPerMinute: 1e9, rateLimitBurst: 1e9 };
+const limits = {
+  jsonBytes: 1 << 20,
+  uploadBytes: 1 << 20,
+  transcribeBytes: 1 << 20,
+  rateLimitPerMinute: 1e9,
+  rateLimitBurst: 1e9,
+};
 const config = { port: 0, dataDir, fsync, limits, quiet: true };
 const quiet = () => {};
 
@@ -21,7 +27,9 @@ async function signInOwner(server: Awaited<ReturnType<typeof createServer>>, url
 let server = await createServer(config, quiet);
 let { url } = await server.listen();
 const cookie = await signInOwner(server, url);
-const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as { workspace: { id: string } };
+const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as {
+  workspace: { id: string };
+};
 const keys = server.services.store.instance<Record<string, unknown> & { id: string }>('api-keys');
 const keyIds: string[] = [];
 const at = new Date().toISOString();
@@ -30,7 +38,17 @@ for (let start = 0; start < seed; start += 1000) {
     const { prefix, hash } = mintSecret();
     const id = `key_seed${String(start + j).padStart(15, '0')}`;
     if (keyIds.length < 1000) keyIds.push(id);
-    return keys.insert({ id, workspaceId: me.workspace.id, name: `seeded key ${start + j}`, services: ['assets', 'transcription'], prefix, hash: hash.toString('hex'), createdAt: at, updatedAt: at, lastUsedAt: null });
+    return keys.insert({
+      id,
+      workspaceId: me.workspace.id,
+      name: `seeded key ${start + j}`,
+      services: ['assets', 'transcription'],
+      prefix,
+      hash: hash.toString('hex'),
+      createdAt: at,
+      updatedAt: at,
+      lastUsedAt: null,
+    });
   });
   await Promise.all(batch);
 }

@@ -26,10 +26,20 @@ function toMs(value: string): number {
 }
 
 export async function wrk(url: string, options: WrkOptions): Promise<WrkRun> {
-  const args = [`-c${options.connections}`, `-t${Math.min(2, options.connections)}`, `-d${options.seconds}s`, '--latency', '--timeout', '30s'];
+  const args = [
+    `-c${options.connections}`,
+    `-t${Math.min(2, options.connections)}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '--timeout',
+    '30s',
+  ];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (options.script) {
-    const path = join(options.scriptDir ?? '/tmp', `wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+    const path = join(
+      options.scriptDir ?? '/tmp',
+      `wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`,
+    );
     await writeFile(path, options.script);
     args.push('-s', path);
   }
@@ -45,7 +55,12 @@ export async function wrk(url: string, options: WrkOptions): Promise<WrkRun> {
 }
 
 /** A Lua script sending `method` with `body` to one of `paths`, chosen at random per request. */
-export function luaRequests(method: string, paths: string[], body: string, headers: Record<string, string>): string {
+export function luaRequests(
+  method: string,
+  paths: string[],
+  body: string,
+  headers: Record<string, string>,
+): string {
   const list = paths.map((p) => JSON.stringify(p)).join(',\n');
   const hdrs = Object.entries(headers)
     .map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)

@@ -7,9 +7,9 @@ import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { unsupportedMediaType } from './errors.js';
-import { readJsonBody } from './read-json.js';
 import { checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
+import { readJsonBody } from './read-json.js';
 import { isReply, type Reply } from './reply.js';
 
 export type MountDeps = {
@@ -36,7 +36,10 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
 
 async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimit: number) {
   const identified = identify(
-    { bearer: bearerOf(ctx.get('authorization') || undefined), sessionToken: ctx.cookies.get(SESSION_COOKIE) },
+    {
+      bearer: bearerOf(ctx.get('authorization') || undefined),
+      sessionToken: ctx.cookies.get(SESSION_COOKIE),
+    },
     deps.resolvers,
   );
   const { viewer, workspace } = authorize(
@@ -44,16 +47,22 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimi
     deps.workspaces,
   );
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
-  if (viewer.kind === 'session' && workspace) checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx, deps));
-  const limitId = viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
+  if (viewer.kind === 'session' && workspace)
+    checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx, deps));
+  const limitId =
+    viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) deps.limiter.take(limitId);
-  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+    deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
   const params = route.params ? route.params.parse(ctx.params) : ctx.params;
   const query = route.query ? route.query.parse(ctx.query) : undefined;
   const body = route.body ? route.body.parse(await readJson(ctx, jsonLimit)) : undefined;
   // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
   const origin = deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
-  const result = await route.handler({ workspace: workspace!, viewer, params, query, body, origin, ctx }, deps.services);
+  const result = await route.handler(
+    { workspace: workspace!, viewer, params, query, body, origin, ctx },
+    deps.services,
+  );
   writeResult(ctx, result, route.status ?? 200);
 }
 

@@ -41,7 +41,8 @@ function prototypeKeyIn(root: unknown): string | undefined {
     for (const key of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[key];
       if (key === '__proto__') return key;
-      if (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child) return key;
+      if (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)
+        return key;
       stack.push(child);
     }
   }

@@ -42,7 +42,9 @@ export function createJournal<T>(path: string, options: JournalOptions) {
         // Count what an earlier run left here too, or a server restarted often would never compact.
         bytes = (await handle.stat()).size;
         // The first open may have created the file (and mkdir its directories): name them durably too.
-        if (options.fsync) for (const dir of [dirname(path), dirname(dirname(path)), dirname(dirname(dirname(path)))]) await syncDir(dir);
+        if (options.fsync)
+          for (const dir of [dirname(path), dirname(dirname(path)), dirname(dirname(dirname(path)))])
+            await syncDir(dir);
       }
       const data = Buffer.from(batch.map((p) => p.line).join(''));
       await handle.write(data);
@@ -92,7 +94,9 @@ export async function readJournal<T>(path: string): Promise<JournalEntry<T>[]> {
     try {
       return JSON.parse(line) as JournalEntry<T>;
     } catch {
-      throw new Error(`${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`);
+      throw new Error(
+        `${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`,
+      );
     }
   });
   if (torn !== '') await truncate(path, Buffer.byteLength(text) - Buffer.byteLength(torn));

@@ -16,7 +16,10 @@ export type StoreOptions = { dataDir: string; fsync?: boolean; compactAtBytes?: 
 
 export async function openStore(options: StoreOptions) {
   const { dataDir } = options;
-  const collectionOptions = { fsync: options.fsync ?? true, compactAtBytes: options.compactAtBytes ?? 4 << 20 };
+  const collectionOptions = {
+    fsync: options.fsync ?? true,
+    compactAtBytes: options.compactAtBytes ?? 4 << 20,
+  };
   await mkdir(dataDir, { recursive: true });
   const release = await lockDataDir(dataDir);
   // Under the lock nothing else writes here: whatever is in tmp/ is left from a crash mid-upload.
@@ -34,8 +37,14 @@ export async function openStore(options: StoreOptions) {
   async function load(name: string, scope: string): Promise<void> {
     const files = filesOf(name, scope);
     const rows = await loadRows(files);
-    const snapshotBytes = await stat(files.snapshot).then((s) => s.size, () => 0);
-    collections.set(`${scope}/${name}`, createCollection(files, rows, { ...collectionOptions, snapshotBytes }));
+    const snapshotBytes = await stat(files.snapshot).then(
+      (s) => s.size,
+      () => 0,
+    );
+    collections.set(
+      `${scope}/${name}`,
+      createCollection(files, rows, { ...collectionOptions, snapshotBytes }),
+    );
   }
 
   for (const scope of [INSTANCE, ...(await listDir(join(dataDir, 'workspaces')))]) {
@@ -45,7 +54,8 @@ export async function openStore(options: StoreOptions) {
 
   function collection<T extends Row>(name: string, scope: string): Collection<T> {
     const id = `${scope}/${name}`;
-    if (!collections.has(id)) collections.set(id, createCollection(filesOf(name, scope), new Map(), collectionOptions));
+    if (!collections.has(id))
+      collections.set(id, createCollection(filesOf(name, scope), new Map(), collectionOptions));
     return collections.get(id) as unknown as Collection<T>;
   }
 
@@ -115,7 +125,8 @@ async function holderIsGone(ownerFile: string): Promise<boolean> {
     (text) => JSON.parse(text) as { pid?: unknown; host?: unknown },
     () => undefined,
   );
-  if (!holder || typeof holder.pid !== 'number' || holder.host !== hostname() || holder.pid === process.pid) return false;
+  if (!holder || typeof holder.pid !== 'number' || holder.host !== hostname() || holder.pid === process.pid)
+    return false;
   try {
     process.kill(holder.pid, 0);
     return false;

@@ -19,14 +19,24 @@ export type ChildServer = {
  * `node --import tsx server/main.ts` (so a kill reaches the server itself, not an npx wrapper), or
  * `npx tsx server/main.ts` with `viaNpx`. Resolves once both start-up lines are printed.
  */
-export function spawnServer(args: string[], { viaNpx = false, env = {}, timeoutMs = 30_000 } = {}): Promise<ChildServer> {
+export function spawnServer(
+  args: string[],
+  { viaNpx = false, env = {}, timeoutMs = 30_000 } = {},
+): Promise<ChildServer> {
   const command = viaNpx ? 'npx' : process.execPath;
   const argv = viaNpx ? ['tsx', 'server/main.ts', ...args] : ['--import', 'tsx', 'server/main.ts', ...args];
-  const proc = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start in ${timeoutMs} ms:\n${lines.join('\n')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`server did not start in ${timeoutMs} ms:\n${lines.join('\n')}`)),
+      timeoutMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       proc.kill('SIGKILL');
@@ -53,13 +63,21 @@ export function spawnServer(args: string[], { viaNpx = false, env = {}, timeoutM
     };
     splitLines(proc.stdout!, onLine);
     splitLines(proc.stderr!, onLine);
-    exited.then((code) => fail(new Error(`server exited with ${code} before starting:\n${lines.join('\n')}`)));
+    exited.then((code) =>
+      fail(new Error(`server exited with ${code} before starting:\n${lines.join('\n')}`)),
+    );
   });
 }
 
 /** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
-export function runServerToExit(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runServerToExit(
+  args: string[],
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; output: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   proc.stdout.on('data', (d) => (output += d));
   proc.stderr.on('data', (d) => (output += d));

@@ -22,4 +22,7 @@ export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5
 
 /** A request with the given header lines; `Connection: close` is added. */
 export const rawGet = (port: number, target: string, headerLines: string[], version = '1.1') =>
-  rawRequest(port, `GET ${target} HTTP/${version}\r\n${[...headerLines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+  rawRequest(
+    port,
+    `GET ${target} HTTP/${version}\r\n${[...headerLines, 'Connection: close'].join('\r\n')}\r\n\r\n`,
+  );

@@ -75,7 +75,11 @@ export function createKeyService({ store }: { store: Store }) {
     update,
     revoke,
     resolve,
-    list: (workspaceId: string) => keys.filter((k) => k.workspaceId === workspaceId).reverse().map(toPublic),
+    list: (workspaceId: string) =>
+      keys
+        .filter((k) => k.workspaceId === workspaceId)
+        .reverse()
+        .map(toPublic),
     describe: (id: string) => {
       const key = keys.find(id);
       return key && { id: key.id, name: key.name, prefix: key.prefix, services: key.services };

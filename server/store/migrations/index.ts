@@ -1,5 +1,5 @@
 // Schema versions of the data directory. A migration runs once, in order, before the server serves.
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store.js';
 import { backfillKeyServices } from './001-backfill-key-services.js';

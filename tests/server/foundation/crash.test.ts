@@ -29,13 +29,16 @@ async function checkFiles(dataDir: string): Promise<string[]> {
       }
     }
     if (entry.name.endsWith('.log'))
-      text.split('\n').slice(0, -1).forEach((line, i) => {
-        try {
-          JSON.parse(line);
-        } catch {
-          problems.push(`${path} line ${i + 1} does not parse`);
-        }
-      });
+      text
+        .split('\n')
+        .slice(0, -1)
+        .forEach((line, i) => {
+          try {
+            JSON.parse(line);
+          } catch {
+            problems.push(`${path} line ${i + 1} does not parse`);
+          }
+        });
   }
   return problems;
 }

@@ -19,12 +19,16 @@ afterAll(() => srv.close());
 
 const routes = namedRoutes().filter((r) => !credentialsOf(r.route).includes('public'));
 const SESSION_KINDS = ['session', 'workspaceOwner', 'instanceOwner'] as const;
-const takesSession = (r: AnyRoute) => credentialsOf(r).some((c) => (SESSION_KINDS as readonly string[]).includes(c));
+const takesSession = (r: AnyRoute) =>
+  credentialsOf(r).some((c) => (SESSION_KINDS as readonly string[]).includes(c));
 const takesKey = (r: AnyRoute) => credentialsOf(r).includes('key');
 
 function send(cred: Credential, route: AnyRoute, id = 'ws_00000000000000000000') {
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE' && !route.rawBody;
-  return srv.as(cred)(route.path.replace(/:(\w+)/g, id), { method: route.method, ...(hasBody && { body: '{}' }) });
+  return srv.as(cred)(route.path.replace(/:(\w+)/g, id), {
+    method: route.method,
+    ...(hasBody && { body: '{}' }),
+  });
 }
 
 async function expectError(res: Response, status: number, label: string) {
@@ -35,8 +39,12 @@ async function expectError(res: Response, status: number, label: string) {
 
 describe('credential matrix from the route table', () => {
   it('covers session-only, key-only and owner-only routes', () => {
-    expect(routes.filter((r) => takesSession(r.route) && !takesKey(r.route)).length).toBeGreaterThanOrEqual(8);
-    expect(routes.filter((r) => takesKey(r.route) && !takesSession(r.route)).length).toBeGreaterThanOrEqual(1);
+    expect(routes.filter((r) => takesSession(r.route) && !takesKey(r.route)).length).toBeGreaterThanOrEqual(
+      8,
+    );
+    expect(routes.filter((r) => takesKey(r.route) && !takesSession(r.route)).length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it('refuses every session-only route to an API key with 403', async () => {
@@ -58,14 +66,18 @@ describe('credential matrix from the route table', () => {
     const victim = await createTenant(srv, 'victim@example.com');
     for (const route of routes.filter((r) => credentialsOf(r.route).includes('workspaceOwner')))
       await expectError(await send(mallory.session, route.route, victim.extraWorkspaceId), 404, route.name);
-    const list = (await (await srv.as(victim.session)('/api/v1/workspaces')).json()) as { data: { id: string; name: string }[] };
+    const list = (await (await srv.as(victim.session)('/api/v1/workspaces')).json()) as {
+      data: { id: string; name: string }[];
+    };
     expect(list.data.find((w) => w.id === victim.extraWorkspaceId)?.name).toBe('victim@example.com extra');
   });
 
   it('refuses the instance-owner routes (waitlist list and invite, sign-in links) to an approved non-owner with 403', async () => {
     const user = await srv.signInApproved('user@example.com');
     const ownerOnly = routes.filter((r) => credentialsOf(r.route).includes('instanceOwner'));
-    expect(ownerOnly.map((r) => r.name)).toEqual(expect.arrayContaining(['listWaitlist', 'inviteFromWaitlist']));
+    expect(ownerOnly.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['listWaitlist', 'inviteFromWaitlist']),
+    );
     for (const { name, route } of ownerOnly) {
       const res = await srv.as(user)(route.path, {
         method: route.method,
@@ -73,7 +85,9 @@ describe('credential matrix from the route table', () => {
       });
       await expectError(res, 403, name);
     }
-    const waitlist = (await (await srv.as(srv.owner)('/api/v1/waitlist')).json()) as { data: { email: string }[] };
+    const waitlist = (await (await srv.as(srv.owner)('/api/v1/waitlist')).json()) as {
+      data: { email: string }[];
+    };
     expect(waitlist.data.map((e) => e.email)).not.toContain('friend@example.com');
   });
 });
@@ -105,7 +119,10 @@ describe('API key errors', () => {
 
   it('shows the secret only in the create response: not in the list, not in /me, not on disk, not in the logs', async () => {
     const created = (await (
-      await srv.as(srv.owner)('/api/v1/api-keys', { method: 'POST', body: JSON.stringify({ name: 'canary', services: ['assets'] }) })
+      await srv.as(srv.owner)('/api/v1/api-keys', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'canary', services: ['assets'] }),
+      })
     ).json()) as { id: string; secret: string; prefix: string };
     expect(created.secret).toMatch(/^fk_[0-9A-Za-z]{38}$/);
     expect(created.secret.startsWith(created.prefix)).toBe(true);

@@ -1,7 +1,7 @@
 // Spec §1 rule 1, DESIGN §3: another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsOf } from '../../../server/http/define-route.js';
 import { namedRoutes } from '../../../server/capabilities/index.js';
+import { credentialsOf } from '../../../server/http/define-route.js';
 import { createTenant, uploadAsset } from '../../helpers/factories.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
@@ -41,7 +41,10 @@ const COVERED_ELSEWHERE = /^\/api\/v1\/transcripts\/:id/;
 /** Routes with a workspace-scoped id, the id written `:id` and any other parameter filled in. */
 const idRoutes = namedRoutes()
   .filter((r) => /\/:(id|uploadId)\b/.test(r.route.path) && !credentialsOf(r.route).includes('public'))
-  .map((r) => ({ ...r, route: { ...r.route, path: r.route.path.replace(':uploadId', ':id').replace(':index', '0') } }))
+  .map((r) => ({
+    ...r,
+    route: { ...r.route, path: r.route.path.replace(':uploadId', ':id').replace(':index', '0') },
+  }))
   .filter((r) => !COVERED_ELSEWHERE.test(r.route.path));
 
 /** Everything Bob can see, to prove a refused request changed nothing. */
@@ -70,7 +73,9 @@ describe('workspace isolation', () => {
       const target = targets[route.path];
       const creds = credentialsOf(route);
       const callers = [
-        ...(creds.some((c) => c !== 'key' && c !== 'grant') ? [{ label: 'session', cred: alice.session }] : []),
+        ...(creds.some((c) => c !== 'key' && c !== 'grant')
+          ? [{ label: 'session', cred: alice.session }]
+          : []),
         ...(creds.includes('key') ? [{ label: 'key', cred: { bearer: alice.key.bearer } }] : []),
       ];
       for (const id of target.id())
@@ -78,7 +83,10 @@ describe('workspace isolation', () => {
           const res = await srv.as(cred)(route.path.replace(':id', id), {
             method: route.method,
             ...(route.method === 'PATCH' && { body: JSON.stringify(target.patch) }),
-            ...(route.method === 'PUT' && { body: 'x'.repeat(10), headers: { 'content-type': 'application/octet-stream' } }),
+            ...(route.method === 'PUT' && {
+              body: 'x'.repeat(10),
+              headers: { 'content-type': 'application/octet-stream' },
+            }),
           });
           const body = await res.json();
           expect(res.status, `${name} as ${label} on ${id}: ${JSON.stringify(body)}`).toBe(404);
@@ -97,7 +105,11 @@ describe('workspace isolation', () => {
       const calls = [
         srv.as(alice.session)('/api/v1/api-keys', { headers }),
         srv.as(alice.session)('/api/v1/assets', { headers }),
-        srv.as(alice.session)('/api/v1/api-keys', { method: 'POST', headers, body: JSON.stringify({ name: 'k', services: ['assets'] }) }),
+        srv.as(alice.session)('/api/v1/api-keys', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'k', services: ['assets'] }),
+        }),
       ];
       for (const res of await Promise.all(calls)) {
         expect(res.status).toBe(404);
@@ -117,17 +129,27 @@ describe('workspace isolation', () => {
     expect(created.status).toBe(201);
     const key = (await created.json()) as { id: string; workspaceId: string; secret: string };
     expect(key.workspaceId).toBe(alice.extraWorkspaceId);
-    const personalKeys = (await (await srv.as(alice.session)('/api/v1/api-keys')).json()) as { data: { id: string }[] };
+    const personalKeys = (await (await srv.as(alice.session)('/api/v1/api-keys')).json()) as {
+      data: { id: string }[];
+    };
     expect(personalKeys.data.map((k) => k.id)).not.toContain(key.id);
-    const assets = (await (await srv.as({ bearer: key.secret })('/api/v1/assets')).json()) as { assets: unknown[] };
+    const assets = (await (await srv.as({ bearer: key.secret })('/api/v1/assets')).json()) as {
+      assets: unknown[];
+    };
     expect(assets.assets).toEqual([]);
   });
 
-  it("lists only your own workspaces and keys", async () => {
-    const ws = (await (await srv.as(alice.session)('/api/v1/workspaces')).json()) as { data: { id: string }[] };
+  it('lists only your own workspaces and keys', async () => {
+    const ws = (await (await srv.as(alice.session)('/api/v1/workspaces')).json()) as {
+      data: { id: string }[];
+    };
     expect(ws.data.map((w) => w.id)).not.toContain(bob.workspaceId);
-    expect(ws.data.map((w) => w.id)).toEqual(expect.arrayContaining([alice.workspaceId, alice.extraWorkspaceId]));
-    const keys = (await (await srv.as(alice.session)('/api/v1/api-keys')).json()) as { data: { id: string }[] };
+    expect(ws.data.map((w) => w.id)).toEqual(
+      expect.arrayContaining([alice.workspaceId, alice.extraWorkspaceId]),
+    );
+    const keys = (await (await srv.as(alice.session)('/api/v1/api-keys')).json()) as {
+      data: { id: string }[];
+    };
     expect(keys.data.map((k) => k.id)).not.toContain(bob.key.id);
   });
 });

@@ -5,7 +5,11 @@ import { namedRoutes } from '../../../server/capabilities/index.js';
 import { credentialsOf } from '../../../server/http/define-route.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
-type OpenApi = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Record<string, unknown>>> };
+type OpenApi = {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
 
 let srv: TestServer;
 let doc: OpenApi;

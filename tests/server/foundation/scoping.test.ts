@@ -46,7 +46,11 @@ describe('key scoping', () => {
     for (const { name, route } of serviceRoutes) {
       const res = await call(key, route);
       expect(res.status, name).toBe(403);
-      expect(await res.json()).toEqual({ error: expect.any(String), service: route.service, enabledServices: [] });
+      expect(await res.json()).toEqual({
+        error: expect.any(String),
+        service: route.service,
+        enabledServices: [],
+      });
     }
     expect((await srv.as({ bearer: key })('/api/v1/me')).status).toBe(200);
     expect((await srv.as({ bearer: key })('/api/v1/services')).status).toBe(200);
@@ -55,13 +59,23 @@ describe('key scoping', () => {
   it("removing a service from a key refuses that key's very next call to it with 403 naming it", async () => {
     const { bearer, id } = await srv.createKeyDetails({ services: ['assets', 'transcription'] });
     expect((await srv.as({ bearer })('/api/v1/assets')).status).toBe(200);
-    const patch = await srv.as(srv.owner)(`/api/v1/api-keys/${id}`, { method: 'PATCH', body: JSON.stringify({ services: ['transcription'] }) });
+    const patch = await srv.as(srv.owner)(`/api/v1/api-keys/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ services: ['transcription'] }),
+    });
     expect(patch.status).toBe(200);
     expect(((await patch.json()) as { services: string[] }).services).toEqual(['transcription']);
     const res = await srv.as({ bearer })('/api/v1/assets');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: expect.any(String), service: 'assets', enabledServices: ['transcription'] });
-    await srv.as(srv.owner)(`/api/v1/api-keys/${id}`, { method: 'PATCH', body: JSON.stringify({ services: ['assets'] }) });
+    expect(await res.json()).toEqual({
+      error: expect.any(String),
+      service: 'assets',
+      enabledServices: ['transcription'],
+    });
+    await srv.as(srv.owner)(`/api/v1/api-keys/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ services: ['assets'] }),
+    });
     expect((await srv.as({ bearer })('/api/v1/assets')).status).toBe(200);
   });
 });
@@ -71,10 +85,32 @@ describe('backfill of keys created before services existed', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'folio-backfill-'));
     const { secret, prefix, hash } = mintSecret();
     const at = '2025-01-01T00:00:00.000Z';
-    const workspace = { id: 'ws_OLDOLDOLDOLDOLDOLD01', name: 'Old', ownerId: 'usr_OLDOLDOLDOLDOLDOLD01', personal: true, createdAt: at, updatedAt: at };
-    const key = { id: 'key_OLDOLDOLDOLDOLDOLD01', workspaceId: workspace.id, name: 'legacy', prefix, hash: hash.toString('hex'), createdAt: at, updatedAt: at, lastUsedAt: null };
+    const workspace = {
+      id: 'ws_OLDOLDOLDOLDOLDOLD01',
+      name: 'Old',
+      ownerId: 'usr_OLDOLDOLDOLDOLDOLD01',
+      personal: true,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const key = {
+      id: 'key_OLDOLDOLDOLDOLDOLD01',
+      workspaceId: workspace.id,
+      name: 'legacy',
+      prefix,
+      hash: hash.toString('hex'),
+      createdAt: at,
+      updatedAt: at,
+      lastUsedAt: null,
+    };
     await mkdir(join(dataDir, 'instance'), { recursive: true });
-    const user = { id: workspace.ownerId, email: 'old@example.com', name: 'old', createdAt: at, updatedAt: at };
+    const user = {
+      id: workspace.ownerId,
+      email: 'old@example.com',
+      name: 'old',
+      createdAt: at,
+      updatedAt: at,
+    };
     await writeFile(join(dataDir, 'instance', 'users.json'), JSON.stringify({ rows: [user] }));
     await writeFile(join(dataDir, 'instance', 'workspaces.json'), JSON.stringify({ rows: [workspace] }));
     await writeFile(join(dataDir, 'instance', 'api-keys.json'), JSON.stringify({ rows: [key] }));
@@ -92,7 +128,9 @@ describe('backfill of keys created before services existed', () => {
           await legacy.close();
         }
       }
-      expect(JSON.parse(await readFile(join(dataDir, 'meta.json'), 'utf8')).schemaVersion).toBeGreaterThanOrEqual(1);
+      expect(
+        JSON.parse(await readFile(join(dataDir, 'meta.json'), 'utf8')).schemaVersion,
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -105,7 +143,9 @@ describe('backfill of keys created before services existed', () => {
     await first.close();
     const again = await startTestServer({ dataDir });
     try {
-      const body = (await (await again.as({ bearer })('/api/v1/me')).json()) as { key: { services: string[] } };
+      const body = (await (await again.as({ bearer })('/api/v1/me')).json()) as {
+        key: { services: string[] };
+      };
       expect(body.key.services).toEqual([]);
     } finally {
       await again.close();

@@ -17,28 +17,67 @@ afterAll(() => srv.close());
 /** [label, header lines, target]: every one must get 403 before authentication or routing. */
 function hostileRequests(p: number): Array<[string, string[], string?, string?]> {
   const hosts = [
-    'evil.example', `evil.example:${p}`, 'localhost.evil.com', `localhost.evil.com:${p}`, `127.0.0.1.nip.io:${p}`,
-    '127.0.0.1.nip.io', `localhost6:${p}`, 'localhost6', '', `:${p}`, `0x7f.1:${p}`, `127.1:${p}`, `2130706433:${p}`,
-    `0177.0.0.1:${p}`, `[::ffff:7f00:1]:${p}`, `[::ffff:127.0.0.1]:${p}`, `a@127.0.0.1:${p}`, `evil.example@localhost:${p}`,
-    '127.0.0.1', 'localhost', '[::1]', `127.0.0.1:${p + 1}`, `localhost:${p === 1 ? 2 : p - 1}`, `127.0.0.2:${p}`,
-    `0.0.0.0:${p}`, `[::]:${p}`, `localhost.:${p}`, `127.0.0.1.:${p}`, `127.0.0.1:${p}.evil.example`,
-    `127.0.0.1:${p}:${p}`, `localtest.me:${p}`, `app.localhost:${p}`, `127.0.0.1:${p},evil.example`, `[::1%25lo]:${p}`,
-    `[0:0:0:0:0:0:0:1]:${p}`, `0:${p}`, `127.000.000.001:${p}`, `http://127.0.0.1:${p}`, 'localhost:99999',
-    `localhost:${p}/x`, `127.0.0.1 :${p}`, `evil.example:${p}#@127.0.0.1`, `::1:${p}`,
+    'evil.example',
+    `evil.example:${p}`,
+    'localhost.evil.com',
+    `localhost.evil.com:${p}`,
+    `127.0.0.1.nip.io:${p}`,
+    '127.0.0.1.nip.io',
+    `localhost6:${p}`,
+    'localhost6',
+    '',
+    `:${p}`,
+    `0x7f.1:${p}`,
+    `127.1:${p}`,
+    `2130706433:${p}`,
+    `0177.0.0.1:${p}`,
+    `[::ffff:7f00:1]:${p}`,
+    `[::ffff:127.0.0.1]:${p}`,
+    `a@127.0.0.1:${p}`,
+    `evil.example@localhost:${p}`,
+    '127.0.0.1',
+    'localhost',
+    '[::1]',
+    `127.0.0.1:${p + 1}`,
+    `localhost:${p === 1 ? 2 : p - 1}`,
+    `127.0.0.2:${p}`,
+    `0.0.0.0:${p}`,
+    `[::]:${p}`,
+    `localhost.:${p}`,
+    `127.0.0.1.:${p}`,
+    `127.0.0.1:${p}.evil.example`,
+    `127.0.0.1:${p}:${p}`,
+    `localtest.me:${p}`,
+    `app.localhost:${p}`,
+    `127.0.0.1:${p},evil.example`,
+    `[::1%25lo]:${p}`,
+    `[0:0:0:0:0:0:0:1]:${p}`,
+    `0:${p}`,
+    `127.000.000.001:${p}`,
+    `http://127.0.0.1:${p}`,
+    'localhost:99999',
+    `localhost:${p}/x`,
+    `127.0.0.1 :${p}`,
+    `evil.example:${p}#@127.0.0.1`,
+    `::1:${p}`,
   ];
   return [
     ...hosts.map((h): [string, string[]] => [`Host: ${JSON.stringify(h)}`, [`Host: ${h}`]]),
     ['no Host over HTTP/1.0', [], undefined, '1.0'],
     ['two Host headers, the second hostile', [`Host: 127.0.0.1:${p}`, 'Host: evil.example']],
     ['two identical allowed Host headers', [`Host: 127.0.0.1:${p}`, `Host: 127.0.0.1:${p}`]],
-    ['X-Forwarded-Host naming us from a hostile Host', ['Host: evil.example', `X-Forwarded-Host: 127.0.0.1:${p}`]],
+    [
+      'X-Forwarded-Host naming us from a hostile Host',
+      ['Host: evil.example', `X-Forwarded-Host: 127.0.0.1:${p}`],
+    ],
     ['an absolute-form target naming another host', [`Host: 127.0.0.1:${p}`], 'http://evil.example/health'],
     ['an absolute-form target naming us', [`Host: 127.0.0.1:${p}`], `http://127.0.0.1:${p}/health`],
   ];
 }
 
 describe('Host allow-list (DNS rebinding)', () => {
-  it('has at least 40 hostile requests', () => expect(hostileRequests(4780).length).toBeGreaterThanOrEqual(40));
+  it('has at least 40 hostile requests', () =>
+    expect(hostileRequests(4780).length).toBeGreaterThanOrEqual(40));
 
   it('refuses every hostile Host with 403 {error} on public, keyed and unknown routes alike', async () => {
     for (const [label, lines, target, version] of hostileRequests(port))
@@ -56,7 +95,9 @@ describe('Host allow-list (DNS rebinding)', () => {
       `POST /api/v1/waitlist HTTP/1.1\r\nHost: evil.example:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(res.status).toBe(403);
-    const list = (await (await srv.as(srv.owner)('/api/v1/waitlist')).json()) as { data: { email: string }[] };
+    const list = (await (await srv.as(srv.owner)('/api/v1/waitlist')).json()) as {
+      data: { email: string }[];
+    };
     expect(list.data.map((e) => e.email)).not.toContain('rebind@example.com');
   });
 
@@ -66,15 +107,20 @@ describe('Host allow-list (DNS rebinding)', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.each(['127.0.0.1', 'localhost', '[::1]', 'LOCALHOST'])('accepts the allowed form %s:<port>', async (name) => {
-    const res = await rawGet(port, '/api/v1/me', [`Host: ${name}:${port}`, `Authorization: Bearer ${key}`]);
-    expect(res.status).toBe(200);
-  });
+  it.each(['127.0.0.1', 'localhost', '[::1]', 'LOCALHOST'])(
+    'accepts the allowed form %s:<port>',
+    async (name) => {
+      const res = await rawGet(port, '/api/v1/me', [`Host: ${name}:${port}`, `Authorization: Bearer ${key}`]);
+      expect(res.status).toBe(200);
+    },
+  );
 });
 
 describe('session writes check Origin (CSRF)', () => {
   const workspaceNames = async () =>
-    ((await (await srv.as(srv.owner)('/api/v1/workspaces')).json()) as { data: { name: string }[] }).data.map((w) => w.name);
+    ((await (await srv.as(srv.owner)('/api/v1/workspaces')).json()) as { data: { name: string }[] }).data.map(
+      (w) => w.name,
+    );
 
   it('refuses a session POST, PATCH and DELETE from a foreign Origin or a cross-site fetch, and mutates nothing', async () => {
     const before = await workspaceNames();
@@ -93,7 +139,9 @@ describe('session writes check Origin (CSRF)', () => {
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
     ];
-    const [{ id: keyId }] = ((await (await srv.as(srv.owner)('/api/v1/api-keys')).json()) as { data: { id: string }[] }).data;
+    const [{ id: keyId }] = (
+      (await (await srv.as(srv.owner)('/api/v1/api-keys')).json()) as { data: { id: string }[] }
+    ).data;
     for (const headers of foreign) {
       const calls: Array<[string, RequestInit]> = [
         ['/api/v1/workspaces', { method: 'POST', body: JSON.stringify({ name: 'csrf' }) }],
@@ -115,7 +163,10 @@ describe('session writes check Origin (CSRF)', () => {
   });
 
   it('accepts a session write with our exact Origin, or from a non-browser client with neither header', async () => {
-    const withOrigin = await srv.as(srv.owner)('/api/v1/me', { method: 'PATCH', body: JSON.stringify({ name: 'Owner' }) });
+    const withOrigin = await srv.as(srv.owner)('/api/v1/me', {
+      method: 'PATCH',
+      body: JSON.stringify({ name: 'Owner' }),
+    });
     expect(withOrigin.status).toBe(200);
     const curlLike = await fetch(`${srv.url}/api/v1/me`, {
       method: 'PATCH',
@@ -130,7 +181,12 @@ describe('session writes check Origin (CSRF)', () => {
     for (const origin of ['http://evil.example', 'null', `http://localhost:${port + 1}`]) {
       const res = await fetch(`${srv.url}/api/v1/assets/${id}`, {
         method: 'PATCH',
-        headers: { authorization: `Bearer ${key}`, origin, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          origin,
+          'sec-fetch-site': 'cross-site',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ displayName: `from ${origin}` }),
       });
       expect(res.status, origin).toBe(200);
@@ -165,7 +221,10 @@ describe('limits', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await limited.as(null)('/api/v1/waitlist', { method: 'POST', body: JSON.stringify({ email: `w${i}@example.com` }) });
+        const res = await limited.as(null)('/api/v1/waitlist', {
+          method: 'POST',
+          body: JSON.stringify({ email: `w${i}@example.com` }),
+        });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([202, 202, 202, 429, 429]);

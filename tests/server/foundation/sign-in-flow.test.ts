@@ -53,7 +53,9 @@ async function waitForLine(pattern: RegExp, timeoutMs = 5_000): Promise<RegExpEx
 describe('headless start-up and sign-in', () => {
   it('prints the two start-up lines of DESIGN §2, listening first, on the port it picked', () => {
     const listening = child.lines.findIndex((l) => /^Folio listening on http:\/\/127\.0\.0\.1:\d+$/.test(l));
-    const owner = child.lines.findIndex((l) => /^Owner sign-in: http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=[A-Za-z0-9_-]{20,}$/.test(l));
+    const owner = child.lines.findIndex((l) =>
+      /^Owner sign-in: http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=[A-Za-z0-9_-]{20,}$/.test(l),
+    );
     expect(listening).toBeGreaterThanOrEqual(0);
     expect(owner).toBeGreaterThan(listening);
     const port = Number(new URL(child.url).port);
@@ -70,7 +72,10 @@ describe('headless start-up and sign-in', () => {
     expect(setCookie).toMatch(/;\s*path=\//i);
     expect(setCookie).not.toMatch(/;\s*domain=/i);
     ownerCookie = cookie;
-    const me = (await (await browser(cookie)('/api/v1/me')).json()) as { isApproved: boolean; workspace: { id: string } };
+    const me = (await (await browser(cookie)('/api/v1/me')).json()) as {
+      isApproved: boolean;
+      workspace: { id: string };
+    };
     expect(me.isApproved).toBe(true);
     expect(me.workspace.id).toMatch(/^ws_/);
     const again = await follow(child.ownerLink);
@@ -80,12 +85,20 @@ describe('headless start-up and sign-in', () => {
   });
 
   it('a stranger signs in unapproved, waits on the waitlist, and the same session is approved by an invite', async () => {
-    const asked = await browser()('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email: 'Stranger@Example.com' }) });
+    const asked = await browser()('/auth/sign-in', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'Stranger@Example.com' }),
+    });
     expect(asked.status).toBe(202);
-    const [, link] = await waitForLine(/^Sign-in link for stranger@example\.com: (http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=\S+)$/);
+    const [, link] = await waitForLine(
+      /^Sign-in link for stranger@example\.com: (http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=\S+)$/,
+    );
     const { res, cookie } = await follow(link);
     expect(res.status).toBe(302);
-    expect(await (await browser(cookie)('/api/v1/me')).json()).toEqual({ isApproved: false, email: 'stranger@example.com' });
+    expect(await (await browser(cookie)('/api/v1/me')).json()).toEqual({
+      isApproved: false,
+      email: 'stranger@example.com',
+    });
     for (const [path, init] of [
       ['/api/v1/workspaces', {}],
       ['/api/v1/api-keys', {}],
@@ -97,16 +110,29 @@ describe('headless start-up and sign-in', () => {
       expect((await r.json()).error).toEqual(expect.any(String));
     }
 
-    const list = (await (await browser(ownerCookie)('/api/v1/waitlist')).json()) as { data: { email: string; status: string }[] };
-    expect(list.data).toContainEqual(expect.objectContaining({ email: 'stranger@example.com', status: 'pending' }));
-    const invite = await browser(ownerCookie)('/api/v1/waitlist/invite', { method: 'POST', body: JSON.stringify({ email: 'stranger@example.com' }) });
+    const list = (await (await browser(ownerCookie)('/api/v1/waitlist')).json()) as {
+      data: { email: string; status: string }[];
+    };
+    expect(list.data).toContainEqual(
+      expect.objectContaining({ email: 'stranger@example.com', status: 'pending' }),
+    );
+    const invite = await browser(ownerCookie)('/api/v1/waitlist/invite', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'stranger@example.com' }),
+    });
     expect(invite.status).toBe(200);
     expect(await invite.json()).toMatchObject({ email: 'stranger@example.com', status: 'invited' });
 
-    const me = (await (await browser(cookie)('/api/v1/me')).json()) as { isApproved: boolean; profile: { email: string }; workspace: { id: string } };
+    const me = (await (await browser(cookie)('/api/v1/me')).json()) as {
+      isApproved: boolean;
+      profile: { email: string };
+      workspace: { id: string };
+    };
     expect(me.isApproved).toBe(true);
     expect(me.profile.email).toBe('stranger@example.com');
-    const workspaces = (await (await browser(cookie)('/api/v1/workspaces')).json()) as { data: { id: string; personal: boolean }[] };
+    const workspaces = (await (await browser(cookie)('/api/v1/workspaces')).json()) as {
+      data: { id: string; personal: boolean }[];
+    };
     expect(workspaces.data).toEqual([expect.objectContaining({ id: me.workspace.id, personal: true })]);
 
     const out = await browser(cookie)('/auth/sign-out', { method: 'POST' });
@@ -133,9 +159,11 @@ describe('sign-in links', () => {
     try {
       const link = await srv.services.identity.mintSignInLink('late@example.com', srv.url);
       const token = new URL(link).searchParams.get('token')!;
-      await srv.services.store.instance<{ id: string; expiresAt: string }>('sign-in-links').update(hashToken(token), {
-        expiresAt: new Date(Date.now() - 1000).toISOString(),
-      });
+      await srv.services.store
+        .instance<{ id: string; expiresAt: string }>('sign-in-links')
+        .update(hashToken(token), {
+          expiresAt: new Date(Date.now() - 1000).toISOString(),
+        });
       for (const url of [link, `${srv.url}/auth/callback?token=nope`]) {
         const res = await fetch(url, { redirect: 'manual' });
         expect(res.status).toBe(410);

@@ -25,20 +25,34 @@ describe('concurrent mutations', () => {
     const srv = await startTestServer({ dataDir, fsync: true });
     const api = srv.as(srv.owner);
     const workspaces = await Promise.all(
-      Array.from({ length: 500 }, async (_, i) =>
-        (await (await api('/api/v1/workspaces', { method: 'POST', body: JSON.stringify({ name: `w${i}` }) })).json()) as { id: string },
+      Array.from(
+        { length: 500 },
+        async (_, i) =>
+          (await (
+            await api('/api/v1/workspaces', { method: 'POST', body: JSON.stringify({ name: `w${i}` }) })
+          ).json()) as { id: string },
       ),
     );
     const responses = await Promise.all([
       ...Array.from({ length: 1000 }, (_, i) =>
-        api('/api/v1/api-keys', { method: 'POST', body: JSON.stringify({ name: `k${i}`, services: ['assets'] }) }),
+        api('/api/v1/api-keys', {
+          method: 'POST',
+          body: JSON.stringify({ name: `k${i}`, services: ['assets'] }),
+        }),
       ),
-      ...workspaces.map((w, i) => api(`/api/v1/workspaces/${w.id}`, { method: 'PATCH', body: JSON.stringify({ name: `renamed ${i}` }) })),
+      ...workspaces.map((w, i) =>
+        api(`/api/v1/workspaces/${w.id}`, {
+          method: 'PATCH',
+          body: JSON.stringify({ name: `renamed ${i}` }),
+        }),
+      ),
     ]);
     expect(responses.filter((r) => r.status >= 300).map((r) => r.status)).toEqual([]);
     const check = async (s: typeof srv) => {
       const keys = (await (await s.as(s.owner)('/api/v1/api-keys')).json()) as KeyList;
-      expect(new Set(keys.data.map((k) => k.name))).toEqual(new Set(Array.from({ length: 1000 }, (_, i) => `k${i}`)));
+      expect(new Set(keys.data.map((k) => k.name))).toEqual(
+        new Set(Array.from({ length: 1000 }, (_, i) => `k${i}`)),
+      );
       const list = (await (await s.as(s.owner)('/api/v1/workspaces')).json()) as KeyList;
       const names = list.data.map((w) => w.name).filter((n) => n.startsWith('renamed'));
       expect(names).toHaveLength(500);
@@ -62,7 +76,9 @@ describe('concurrent mutations', () => {
     for (let i = 0; i < 300; i += 3) await rows.update(`t${i}`, { n: -i });
     await rows.remove('t1');
     await store.close();
-    const snapshot = JSON.parse(await readFile(join(dataDir, 'instance', 'things.json'), 'utf8')) as { rows: unknown[] };
+    const snapshot = JSON.parse(await readFile(join(dataDir, 'instance', 'things.json'), 'utf8')) as {
+      rows: unknown[];
+    };
     expect(snapshot.rows.length).toBeGreaterThan(0);
     const reopened = await openStore({ dataDir });
     const back = reopened.instance<{ id: string; n: number }>('things');
@@ -121,24 +137,30 @@ describe('damaged files at start-up', () => {
     ['not JSON', () => 'garbage\n'],
     ['a BOM plus bad JSON', (s: string) => `\ufeff${s.slice(1)}`],
     ['of the wrong shape', () => '{"rows":5}'],
-  ])('refuses to start when the snapshot is %s, says which file, and leaves it untouched', async (_label, damage) => {
-    const dataDir = await tempDir();
-    const srv = await startTestServer({ dataDir, fsync: true });
-    await srv.services.store.instance<{ id: string }>('things').insert({ id: 'x' });
-    await srv.close();
-    // A snapshot exists only after compaction; write one as compaction would.
-    const snapshot = join(dataDir, 'instance', 'workspaces.json');
-    const journal = join(dataDir, 'instance', 'workspaces.log');
-    const rows = (await readFile(journal, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).row);
-    await writeFile(snapshot, damage(JSON.stringify({ rows }, null, 2)));
-    const before = await readFile(snapshot);
-    const { code, output } = await runServerToExit(['--port', '0', '--data-dir', dataDir]);
-    expect(code).not.toBe(0);
-    expect(output).toContain('Folio could not start');
-    expect(output).toContain('workspaces.json');
-    expect(output).not.toMatch(/\n\s+at /);
-    expect(await readFile(snapshot)).toEqual(before);
-  });
+  ])(
+    'refuses to start when the snapshot is %s, says which file, and leaves it untouched',
+    async (_label, damage) => {
+      const dataDir = await tempDir();
+      const srv = await startTestServer({ dataDir, fsync: true });
+      await srv.services.store.instance<{ id: string }>('things').insert({ id: 'x' });
+      await srv.close();
+      // A snapshot exists only after compaction; write one as compaction would.
+      const snapshot = join(dataDir, 'instance', 'workspaces.json');
+      const journal = join(dataDir, 'instance', 'workspaces.log');
+      const rows = (await readFile(journal, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).row);
+      await writeFile(snapshot, damage(JSON.stringify({ rows }, null, 2)));
+      const before = await readFile(snapshot);
+      const { code, output } = await runServerToExit(['--port', '0', '--data-dir', dataDir]);
+      expect(code).not.toBe(0);
+      expect(output).toContain('Folio could not start');
+      expect(output).toContain('workspaces.json');
+      expect(output).not.toMatch(/\n\s+at /);
+      expect(await readFile(snapshot)).toEqual(before);
+    },
+  );
 
   it('refuses to start on a damaged line inside the journal, naming the file and line', async () => {
     const { dataDir } = await dirWithKeys();
