@@ -29,8 +29,9 @@ export const NO_MODEL_MESSAGE =
 export function createActiveEngine(deps: ActiveEngineDeps) {
   let override = deps.overridePath;
   let current: { path: string; engine: WhisperEngine } | undefined;
-  const build = deps.createEngine ?? ((modelPath: string) =>
-    createWhisperEngine({ modelPath, threads: deps.threads, tmpDir: deps.tmpDir }));
+  const build =
+    deps.createEngine ??
+    ((modelPath: string) => createWhisperEngine({ modelPath, threads: deps.threads, tmpDir: deps.tmpDir }));
 
   /** The path of the model to use, or undefined when none is configured. */
   async function activePath(): Promise<string | undefined> {
@@ -58,7 +59,8 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
 
   function describeProblem(path: string, error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
-    const origin = path === override && deps.overridePath ? `given by --whisper-model (${path})` : `${basename(path)}`;
+    const origin =
+      path === override && deps.overridePath ? `given by --whisper-model (${path})` : `${basename(path)}`;
     return `The Whisper model ${origin} cannot be used: ${message}. Install a model with the model manager or pass a valid ggml model file to --whisper-model`;
   }
 
@@ -90,7 +92,15 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
     await engine?.close();
   }
 
-  return { engine, activePath, activeModelName, checkAtStart, useInstalled, close, overridden: () => Boolean(override) };
+  return {
+    engine,
+    activePath,
+    activeModelName,
+    checkAtStart,
+    useInstalled,
+    close,
+    overridden: () => Boolean(override),
+  };
 }
 
 export type ActiveEngine = ReturnType<typeof createActiveEngine>;

@@ -32,14 +32,22 @@ export function toSrt(segments: TranscriptSegment[]): string {
 
 /** WebVTT: the `WEBVTT` header, then cues with `HH:MM:SS.mmm`. */
 export function toVtt(segments: TranscriptSegment[]): string {
-  const body = cues(segments).map((s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${s.text}\n`);
+  const body = cues(segments).map(
+    (s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${s.text}\n`,
+  );
   return ['WEBVTT\n', ...body].join('\n');
 }
 
 /** Empty segments make empty cues, which players reject; "-->" inside text would end a cue line early. */
 function cues(segments: TranscriptSegment[]): TranscriptSegment[] {
   return segments
-    .map((s) => ({ ...s, text: s.text.trim().replace(/-->/g, '->').replace(/\n{2,}/g, '\n') }))
+    .map((s) => ({
+      ...s,
+      text: s.text
+        .trim()
+        .replace(/-->/g, '->')
+        .replace(/\n{2,}/g, '\n'),
+    }))
     .filter((s) => s.text !== '');
 }
 

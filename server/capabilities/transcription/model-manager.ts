@@ -5,8 +5,8 @@ import type { ActiveEngine } from './active-engine.js';
 import { findCatalogModel, modelCatalog } from './models/catalog.js';
 import { downloadModel } from './models/download-model.js';
 import { importModel } from './models/import-model.js';
-import { InvalidModelError } from './models/model-header.js';
 import { ModelError } from './models/model-errors.js';
+import { InvalidModelError } from './models/model-header.js';
 import type { ModelStore } from './models/model-store.js';
 
 type Download = {
@@ -38,7 +38,11 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
       catalog: modelCatalog.map((m) => ({ ...m, installed: installed.some((i) => i.file === m.file) })),
       installed,
       active: activePath
-        ? { file: basename(activePath), path: activePath, source: active.overridden() ? 'whisper-model flag' : 'model manager' }
+        ? {
+            file: basename(activePath),
+            path: activePath,
+            source: active.overridden() ? 'whisper-model flag' : 'model manager',
+          }
         : null,
       downloads: [...downloads.values()],
     };
@@ -66,11 +70,18 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
       model,
       baseUrl,
       signal: controller.signal,
-      onProgress: (p) => Object.assign(state, { receivedBytes: p.receivedBytes, totalBytes: p.totalBytes, percent: p.percent }),
-    }).then(
-      () => Object.assign(state, { status: 'completed', percent: 100 }),
-      (error: Error) => Object.assign(state, { status: 'failed', error: error.message }),
-    ).finally(() => controllers.delete(model.name));
+      onProgress: (p) =>
+        Object.assign(state, {
+          receivedBytes: p.receivedBytes,
+          totalBytes: p.totalBytes,
+          percent: p.percent,
+        }),
+    })
+      .then(
+        () => Object.assign(state, { status: 'completed', percent: 100 }),
+        (error: Error) => Object.assign(state, { status: 'failed', error: error.message }),
+      )
+      .finally(() => controllers.delete(model.name));
     return state;
   }
 
@@ -109,7 +120,8 @@ export type ModelManager = ReturnType<typeof createModelManager>;
 
 /** models/ errors carry their own status; these become our `{ error }` answers. */
 function rethrow(error: unknown): never {
-  if (error instanceof ModelError) throw new HttpError(error.status >= 500 ? 502 : error.status, error.message);
+  if (error instanceof ModelError)
+    throw new HttpError(error.status >= 500 ? 502 : error.status, error.message);
   if (error instanceof InvalidModelError) throw badRequest(error.message);
   throw error;
 }

@@ -19,7 +19,8 @@ export const downloadModel = defineRoute({
   auth: 'session',
   params: NameParams,
   status: 202,
-  summary: 'Start downloading a catalog model (e.g. tiny.en); follow it at GET /api/v1/models/downloads/:name',
+  summary:
+    'Start downloading a catalog model (e.g. tiny.en); follow it at GET /api/v1/models/downloads/:name',
   handler: ({ params }, { transcription }) => transcription.models.startDownload(params.name),
 });
 
@@ -47,7 +48,9 @@ export const setActiveModel = defineRoute({
   method: 'PUT',
   path: '/api/v1/models/active',
   auth: 'session',
-  body: z.strictObject({ name: z.string().min(1).max(200).describe('Catalog name (tiny.en) or installed file name') }),
+  body: z.strictObject({
+    name: z.string().min(1).max(200).describe('Catalog name (tiny.en) or installed file name'),
+  }),
   summary: 'Choose the installed model that runs transcriptions from now on (also over --whisper-model)',
   handler: ({ body }, { transcription }) => transcription.models.setActive(body.name),
 });

@@ -8,7 +8,9 @@ import type { TranscriptRecord } from './schema.js';
 
 export const TRANSCRIPTS = 'transcripts';
 
-export type JobResult = Partial<Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model'>>;
+export type JobResult = Partial<
+  Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model'>
+>;
 
 export interface JobContext {
   workspaceId: string;
@@ -80,9 +82,18 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
     running.set(key, { controller, done });
   }
 
-  async function execute(workspaceId: string, transcript: TranscriptRecord, signal: AbortSignal): Promise<void> {
+  async function execute(
+    workspaceId: string,
+    transcript: TranscriptRecord,
+    signal: AbortSignal,
+  ): Promise<void> {
     const rows = transcripts(workspaceId);
-    await rows.update(transcript.id, { status: 'processing', progress: 0, error: undefined, updatedAt: now() });
+    await rows.update(transcript.id, {
+      status: 'processing',
+      progress: 0,
+      error: undefined,
+      updatedAt: now(),
+    });
     const progress = throttledProgress(workspaceId, transcript.id);
     try {
       const result = await run({ workspaceId, transcript, signal, progress: progress.report });
@@ -154,7 +165,11 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
 
   /** Fails a pending (not running) job as cancelled. */
   async function cancelPending(workspaceId: string, id: string): Promise<TranscriptRecord | undefined> {
-    const failed = await transcripts(workspaceId).update(id, { status: 'failed', error: 'cancelled', updatedAt: now() });
+    const failed = await transcripts(workspaceId).update(id, {
+      status: 'failed',
+      error: 'cancelled',
+      updatedAt: now(),
+    });
     if (failed) settle(workspaceId, { transcript: failed });
     return failed;
   }

@@ -29,7 +29,12 @@ export function settledReply({ transcript, cause }: Settled) {
   const body = presentTranscript(transcript);
   if (transcript.status === 'completed') return body;
   const status = (cause as { status?: number } | undefined)?.status;
-  return reply.bytes('application/json; charset=utf-8', JSON.stringify(body), {}, status && status >= 400 ? status : 422);
+  return reply.bytes(
+    'application/json; charset=utf-8',
+    JSON.stringify(body),
+    {},
+    status && status >= 400 ? status : 422,
+  );
 }
 
 export const listTranscripts = defineRoute({
@@ -39,7 +44,8 @@ export const listTranscripts = defineRoute({
   query: ListTranscriptsQuery,
   response: TranscriptList,
   summary: 'List transcripts, newest first (without segments and words)',
-  description: '`status` (pending|processing|completed|failed), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
+  description:
+    '`status` (pending|processing|completed|failed), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
   handler: ({ workspace, query }, { transcription }) => transcription.transcripts.list(workspace.id, query),
 });
 
@@ -50,7 +56,8 @@ export const getTranscript = defineRoute({
   params: TranscriptParams,
   response: Transcript,
   summary: 'Get one transcript with its text, segments and words (start/end in seconds)',
-  handler: ({ workspace, params }, { transcription }) => transcription.transcripts.get(workspace.id, params.id),
+  handler: ({ workspace, params }, { transcription }) =>
+    transcription.transcripts.get(workspace.id, params.id),
 });
 
 export const exportTranscriptFile = defineRoute({
@@ -102,7 +109,8 @@ export const cancelTranscript = defineRoute({
   ...who,
   params: TranscriptParams,
   response: Transcript,
-  summary: 'Cancel a pending or processing transcript: it becomes failed with error "cancelled" (409 otherwise)',
+  summary:
+    'Cancel a pending or processing transcript: it becomes failed with error "cancelled" (409 otherwise)',
   handler: async ({ workspace, params }, { transcription }) =>
     presentTranscript(await transcription.transcripts.cancel(workspace.id, params.id)),
 });

@@ -13,7 +13,12 @@ export const TranscriptWord = z.object({
 });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
-export const TranscriptSegment = z.object({ id: z.number().int(), start: z.number(), end: z.number(), text: z.string() });
+export const TranscriptSegment = z.object({
+  id: z.number().int(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+});
 export type TranscriptSegment = z.infer<typeof TranscriptSegment>;
 
 /** Where the audio came from; realtime transcripts are stored completed. */
@@ -66,7 +71,10 @@ export const Transcript = z.object({
   words: z.array(TranscriptWord),
 });
 export type Transcript = z.infer<typeof Transcript>;
-export const TranscriptList = z.object({ transcripts: z.array(TranscriptSummary), nextCursor: z.string().nullable() });
+export const TranscriptList = z.object({
+  transcripts: z.array(TranscriptSummary),
+  nextCursor: z.string().nullable(),
+});
 
 export const TranscriptParams = z.object({ id: z.string().min(1).max(64) });
 

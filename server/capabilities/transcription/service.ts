@@ -20,7 +20,9 @@ export const DEFAULT_SWEEP_MS = 5 * 60_000;
 export interface TranscriptionDeps {
   store: Store;
   assets: AssetService;
-  config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'> & { chunkedSweepMs?: number };
+  config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'> & {
+    chunkedSweepMs?: number;
+  };
   lifecycle: Lifecycle;
   log: (line: string) => void;
   createEngine?: (modelPath: string) => WhisperEngine;
@@ -30,7 +32,13 @@ export interface TranscriptionDeps {
 
 export function createTranscriptionService(deps: TranscriptionDeps) {
   const { store, assets, config, lifecycle, log } = deps;
-  const transcripts = createTranscriptService({ store, assets, config, log, createEngine: deps.createEngine });
+  const transcripts = createTranscriptService({
+    store,
+    assets,
+    config,
+    log,
+    createEngine: deps.createEngine,
+  });
   const chunked = createChunkedUploads({ store, assets, transcripts, maxBytes: config.limits.uploadBytes });
   const secrets = createRealtimeSecrets();
   const models = createModelManager({

@@ -11,7 +11,14 @@ import type { AssetService } from '../assets/service.js';
 import { type ActiveEngine, createActiveEngine } from './active-engine.js';
 import type { EngineResult, WhisperEngine } from './engine/types.js';
 import { createModelStore } from './models/model-store.js';
-import { createTranscriptQueue, type JobContext, type JobResult, type Settled, TRANSCRIPTS } from './queue.js';
+import { type OpenAiRequest, parseOpenAiFields } from './openai/format.js';
+import {
+  createTranscriptQueue,
+  type JobContext,
+  type JobResult,
+  type Settled,
+  TRANSCRIPTS,
+} from './queue.js';
 import type {
   ListTranscriptsQuery,
   Transcript,
@@ -20,7 +27,6 @@ import type {
   TranscriptSummary,
 } from './schema.js';
 import { listTranscriptRecords } from './transcript-list.js';
-import { type OpenAiRequest, parseOpenAiFields } from './openai/format.js';
 
 export interface TranscriptionServiceDeps {
   store: Store;
@@ -38,7 +44,13 @@ export interface NewTranscript {
   modelPath?: string;
 }
 
-export function createTranscriptService({ store, assets, config, log, createEngine }: TranscriptionServiceDeps) {
+export function createTranscriptService({
+  store,
+  assets,
+  config,
+  log,
+  createEngine,
+}: TranscriptionServiceDeps) {
   const modelStore = createModelStore({ dataDir: config.dataDir });
   const active: ActiveEngine = createActiveEngine({
     modelStore,
@@ -140,7 +152,9 @@ export function createTranscriptService({ store, assets, config, log, createEngi
   async function cancel(workspaceId: string, id: string): Promise<TranscriptRecord> {
     const record = find(workspaceId, id);
     if (record.status === 'completed' || record.status === 'failed')
-      throw conflict(`Only a pending or processing transcript can be cancelled; this one is ${record.status}`);
+      throw conflict(
+        `Only a pending or processing transcript can be cancelled; this one is ${record.status}`,
+      );
     if (!(await queue.abort(workspaceId, id))) await queue.cancelPending(workspaceId, id);
     return find(workspaceId, id);
   }
@@ -151,7 +165,9 @@ export function createTranscriptService({ store, assets, config, log, createEngi
     const received = await receiveMultipart(req, {
       tmpDir: store.tmpDir,
       maxBytes: config.limits.transcribeBytes,
-      onField: (name, value) => void (fields[name] = value), // fields after the file count too
+      onField: (name, value) => {
+        fields[name] = value; // fields after the file count too
+      },
     });
     return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(fields) });
   }
@@ -190,14 +206,21 @@ export function createTranscriptService({ store, assets, config, log, createEngi
       throw error;
     }
     const { language, prompt } = request;
-    const settled = await transcribeFile(workspaceId, received, { source: 'openai', language, prompt, modelPath });
+    const settled = await transcribeFile(workspaceId, received, {
+      source: 'openai',
+      language,
+      prompt,
+      modelPath,
+    });
     return { settled, request };
   }
 
   /** `model` names an installed, usable model (file or catalog name): its path; anything else: the active one. */
   async function installedModelPath(model: string): Promise<string | undefined> {
     const installed = await modelStore.list();
-    const found = installed.find((m) => m.header && (m.file === model || m.name === model || m.file === `ggml-${model}.bin`));
+    const found = installed.find(
+      (m) => m.header && (m.file === model || m.name === model || m.file === `ggml-${model}.bin`),
+    );
     return found?.path;
   }
 
@@ -260,7 +283,15 @@ export function fromEngineResult(result: EngineResult): JobResult {
 }
 
 export function presentSummary(record: TranscriptRecord): TranscriptSummary {
-  const { segments: _s, words: _w, source: _src, requestedLanguage: _l, prompt: _p, modelPath: _m, ...summary } = record;
+  const {
+    segments: _s,
+    words: _w,
+    source: _src,
+    requestedLanguage: _l,
+    prompt: _p,
+    modelPath: _m,
+    ...summary
+  } = record;
   return summary;
 }
 

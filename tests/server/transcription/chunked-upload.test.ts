@@ -29,18 +29,31 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     return { status: res.status, body: (await res.json()) as Json };
   };
   const beginFor = async (bytes: Buffer, extra: Json = {}) => {
-    const res = await begin({ filename: 'talk.wav', contentType: 'audio/wav', size: bytes.length, partSize: PART, ...extra });
+    const res = await begin({
+      filename: 'talk.wav',
+      contentType: 'audio/wav',
+      size: bytes.length,
+      partSize: PART,
+      ...extra,
+    });
     expect(res.status).toBe(201);
     return res.body;
   };
-  const put = (uploadId: string, index: number | string, body: Uint8Array, headers: Record<string, string> = {}, bearer = key) =>
+  const put = (
+    uploadId: string,
+    index: number | string,
+    body: Buffer,
+    headers: Record<string, string> = {},
+    bearer = key,
+  ) =>
     api(bearer)(`/api/v1/uploads/chunked/${uploadId}/parts/${index}`, {
       method: 'PUT',
-      body,
+      body: new Uint8Array(body),
       headers: { 'content-type': 'application/octet-stream', ...headers },
     });
   const part = (bytes: Buffer, i: number) => bytes.subarray(i * PART, Math.min(bytes.length, (i + 1) * PART));
-  const complete = (uploadId: string, bearer = key) => api(bearer)(`/api/v1/uploads/chunked/${uploadId}/complete`, { method: 'POST' });
+  const complete = (uploadId: string, bearer = key) =>
+    api(bearer)(`/api/v1/uploads/chunked/${uploadId}/complete`, { method: 'POST' });
 
   it('reassembles parts sent out of order and in parallel into an asset and a pending transcript that completes', async () => {
     const bytes = fx.speechBytes;
@@ -49,7 +62,9 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect(up.partCount).toBe(Math.ceil(bytes.length / PART));
     expect(Date.parse(up.expiresAt)).toBeGreaterThan(Date.now());
     const order = [...Array(up.partCount).keys()].reverse();
-    const results = await Promise.all(order.map((i) => put(up.uploadId, i, part(bytes, i), { 'x-part-sha256': sha256(part(bytes, i)) })));
+    const results = await Promise.all(
+      order.map((i) => put(up.uploadId, i, part(bytes, i), { 'x-part-sha256': sha256(part(bytes, i)) })),
+    );
     expect(results.map((r) => r.status)).toEqual(order.map(() => 200));
     const status = (await (await api()(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
     expect(status.receivedParts.map((p: Json) => p.index)).toEqual([...Array(up.partCount).keys()]);
@@ -58,7 +73,12 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     const done = await complete(up.uploadId);
     expect(done.status).toBe(200);
     const { transcript, asset } = (await done.json()) as Json;
-    expect(asset).toMatchObject({ type: 'audio', size: bytes.length, sha256: sha256(bytes), filename: 'talk.wav' });
+    expect(asset).toMatchObject({
+      type: 'audio',
+      size: bytes.length,
+      sha256: sha256(bytes),
+      filename: 'talk.wav',
+    });
     expect(transcript.audioAssetId).toBe(asset.id);
     expect(['pending', 'processing', 'completed']).toContain(transcript.status);
     const finished = await waitForStatus(srv, key, transcript.id, ['completed', 'failed']);
@@ -77,7 +97,8 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
   it('completes concurrently called completes once', async () => {
     const bytes = randomBytes(PART * 2 + 10);
     const up = await beginFor(bytes);
-    for (let i = 0; i < up.partCount; i++) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+    for (let i = 0; i < up.partCount; i++)
+      expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
     const all = await Promise.all([complete(up.uploadId), complete(up.uploadId), complete(up.uploadId)]);
     const bodies = (await Promise.all(all.map((r) => r.json()))) as Json[];
     expect(new Set(bodies.map((b) => b.transcript.id)).size).toBe(1);
@@ -134,7 +155,9 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       expect(results.every((r) => r.status === 200)).toBe(true);
       const status = (await (await api()(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
       const me = (await (await api()('/api/v1/me')).json()) as Json;
-      const stored = readFileSync(join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId, '0.part'));
+      const stored = readFileSync(
+        join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId, '0.part'),
+      );
       const hashes = bodies.map(sha256);
       expect(hashes).toContain(sha256(stored));
       expect(status.receivedParts[0].sha256).toBe(sha256(stored));
@@ -144,7 +167,9 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
   it('aborts (then 410), expires (410, swept), and hides other workspaces’ uploads (404)', async () => {
     const bytes = randomBytes(PART);
     const aborted = await beginFor(bytes);
-    expect((await api()(`/api/v1/uploads/chunked/${aborted.uploadId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api()(`/api/v1/uploads/chunked/${aborted.uploadId}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
     expect((await put(aborted.uploadId, 0, bytes)).status).toBe(410);
     expect((await complete(aborted.uploadId)).status).toBe(410);
 
@@ -166,7 +191,9 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await put(mine.uploadId, 0, bytes, {}, otherKey)).status).toBe(404);
     expect((await complete(mine.uploadId, otherKey)).status).toBe(404);
     expect((await api(otherKey)(`/api/v1/uploads/chunked/${mine.uploadId}`)).status).toBe(404);
-    expect((await api(otherKey)(`/api/v1/uploads/chunked/${mine.uploadId}`, { method: 'DELETE' })).status).toBe(404);
+    expect(
+      (await api(otherKey)(`/api/v1/uploads/chunked/${mine.uploadId}`, { method: 'DELETE' })).status,
+    ).toBe(404);
     expect((await complete('upl_doesnotexist')).status).toBe(404);
   });
 

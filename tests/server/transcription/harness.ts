@@ -1,6 +1,7 @@
 /** Shared set-up for transcription API tests: a generated random-weight model, espeak-ng speech, helpers. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -10,7 +11,10 @@ import type { TestServer } from '../../helpers/server.js';
 import { padTo, speak } from '../../helpers/speech.js';
 
 export const engineBuilt = existsSync(defaultWorkerPath);
-if (!engineBuilt) console.warn(`skipping transcription API tests: ${defaultWorkerPath} not built (run npm run build:whisper)`);
+if (!engineBuilt)
+  console.warn(
+    `skipping transcription API tests: ${defaultWorkerPath} not built (run npm run build:whisper)`,
+  );
 
 export type Fixtures = { dir: string; model: string; speech: string; speechBytes: Buffer; cleanup(): void };
 
@@ -21,30 +25,45 @@ export function makeFixtures(preset: 'micro' | 'tiny.en' = 'micro'): Fixtures {
   generateModel(model, { preset, seed: 7 });
   const raw = speak(dir, 'speech', 'Hello world. This is a test of the Folio transcription engine.');
   const speech = padTo(raw, join(dir, 'speech16k.wav'), 4);
-  return { dir, model, speech, speechBytes: readFileSync(speech), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    model,
+    speech,
+    speechBytes: readFileSync(speech),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-export function audioForm(bytes: Uint8Array, name = 'speech.wav', fields: Record<string, string> = {}): FormData {
+export function audioForm(bytes: Buffer, name = 'speech.wav', fields: Record<string, string> = {}): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([bytes], { type: 'audio/wav' }), name);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'audio/wav' }), name);
   return form;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 export type Json = Record<string, any>;
 
 /** Queues a transcript without waiting for it: a one-part chunked upload (key with transcription). */
-export async function queueTranscript(srv: TestServer, bearer: string, bytes: Uint8Array): Promise<Json> {
+export async function queueTranscript(srv: TestServer, bearer: string, bytes: Buffer): Promise<Json> {
   const api = srv.as({ bearer });
   const begun = await api('/api/v1/uploads/chunked', {
     method: 'POST',
-    body: JSON.stringify({ filename: 'clip.wav', contentType: 'audio/wav', size: bytes.length, partSize: 64 << 20 }),
+    body: JSON.stringify({
+      filename: 'clip.wav',
+      contentType: 'audio/wav',
+      size: bytes.length,
+      partSize: 64 << 20,
+    }),
   });
   expect(begun.status).toBe(201);
   const { uploadId } = (await begun.json()) as Json;
-  const put = await api(`/api/v1/uploads/chunked/${uploadId}/parts/0`, { method: 'PUT', body: bytes });
+  const put = await api(`/api/v1/uploads/chunked/${uploadId}/parts/0`, {
+    method: 'PUT',
+    body: new Uint8Array(bytes),
+  });
   expect(put.status).toBe(200);
   const done = await api(`/api/v1/uploads/chunked/${uploadId}/complete`, { method: 'POST' });
   expect(done.status).toBe(200);

@@ -25,25 +25,58 @@ describe.skipIf(!engineBuilt)('model manager routes', () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ installed: [], active: null, downloads: [] });
 
-    const byKey = await srv.as({ bearer: key })('/api/v1/models/import', { method: 'POST', body: JSON.stringify({ path: fx.model }) });
+    const byKey = await srv.as({ bearer: key })('/api/v1/models/import', {
+      method: 'POST',
+      body: JSON.stringify({ path: fx.model }),
+    });
     expect(byKey.status).toBe(403);
-    const notAModel = await session()('/api/v1/models/import', { method: 'POST', body: JSON.stringify({ path: fx.speech, file: 'speech.bin' }) });
+    const notAModel = await session()('/api/v1/models/import', {
+      method: 'POST',
+      body: JSON.stringify({ path: fx.speech, file: 'speech.bin' }),
+    });
     expect(notAModel.status).toBe(400);
-    const imported = await json(await session()('/api/v1/models/import', { method: 'POST', body: JSON.stringify({ path: fx.model }) }));
+    const imported = await json(
+      await session()('/api/v1/models/import', { method: 'POST', body: JSON.stringify({ path: fx.model }) }),
+    );
     expect(imported.status).toBe(201);
     expect(imported.body.file).toBe('micro.bin');
-    const twice = await session()('/api/v1/models/import', { method: 'POST', body: JSON.stringify({ path: fx.model }) });
+    const twice = await session()('/api/v1/models/import', {
+      method: 'POST',
+      body: JSON.stringify({ path: fx.model }),
+    });
     expect(twice.status).toBe(409);
 
-    expect((await srv.as({ bearer: key })('/api/v1/models/active', { method: 'PUT', body: JSON.stringify({ name: 'micro.bin' }) })).status).toBe(403);
-    expect((await session()('/api/v1/models/active', { method: 'PUT', body: JSON.stringify({ name: 'nope.bin' }) })).status).toBe(404);
-    const active = await json(await session()('/api/v1/models/active', { method: 'PUT', body: JSON.stringify({ name: 'micro.bin' }) }));
+    expect(
+      (
+        await srv.as({ bearer: key })('/api/v1/models/active', {
+          method: 'PUT',
+          body: JSON.stringify({ name: 'micro.bin' }),
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await session()('/api/v1/models/active', {
+          method: 'PUT',
+          body: JSON.stringify({ name: 'nope.bin' }),
+        })
+      ).status,
+    ).toBe(404);
+    const active = await json(
+      await session()('/api/v1/models/active', {
+        method: 'PUT',
+        body: JSON.stringify({ name: 'micro.bin' }),
+      }),
+    );
     expect(active.status).toBe(200);
     const after = await json(await srv.as({ bearer: key })('/api/v1/models'));
     expect(after.body.active).toMatchObject({ file: 'micro.bin', source: 'model manager' });
     expect(after.body.installed).toMatchObject([{ file: 'micro.bin', usable: true, active: true }]);
 
-    const res = await srv.as({ bearer: key })('/api/v1/transcribe', { method: 'POST', body: audioForm(fx.speechBytes) });
+    const res = await srv.as({ bearer: key })('/api/v1/transcribe', {
+      method: 'POST',
+      body: audioForm(fx.speechBytes),
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Json).model).toBe('micro.bin');
   });
@@ -51,6 +84,8 @@ describe.skipIf(!engineBuilt)('model manager routes', () => {
   it('answers 404 for models outside the catalog and downloads never started', async () => {
     expect((await session()('/api/v1/models/not-a-model/download', { method: 'POST' })).status).toBe(404);
     expect((await srv.as({ bearer: key })('/api/v1/models/downloads/tiny.en')).status).toBe(404);
-    expect((await srv.as({ bearer: key })('/api/v1/models/tiny.en/download', { method: 'POST' })).status).toBe(403);
+    expect(
+      (await srv.as({ bearer: key })('/api/v1/models/tiny.en/download', { method: 'POST' })).status,
+    ).toBe(403);
   });
 });

@@ -22,7 +22,10 @@ describe.skipIf(!engineBuilt)('OpenAI-compatible POST /v1/audio/transcriptions',
   });
 
   it('transcribes with the openai client: json gives { text }', async () => {
-    const result = await client.audio.transcriptions.create({ file: createReadStream(fx.speech), model: 'whisper-1' });
+    const result = await client.audio.transcriptions.create({
+      file: createReadStream(fx.speech),
+      model: 'whisper-1',
+    });
     expect(Object.keys(result)).toEqual(['text']);
     expect(typeof result.text).toBe('string');
   });
@@ -59,17 +62,33 @@ describe.skipIf(!engineBuilt)('OpenAI-compatible POST /v1/audio/transcriptions',
 
   it('answers text, srt and vtt as text', async () => {
     const file = () => toFile(fx.speechBytes, 'speech.wav');
-    const text = await client.audio.transcriptions.create({ file: await file(), model: 'whisper-1', response_format: 'text' });
+    const text = await client.audio.transcriptions.create({
+      file: await file(),
+      model: 'whisper-1',
+      response_format: 'text',
+    });
     expect(typeof text).toBe('string');
-    const srt = await client.audio.transcriptions.create({ file: await file(), model: 'whisper-1', response_format: 'srt' });
+    const srt = await client.audio.transcriptions.create({
+      file: await file(),
+      model: 'whisper-1',
+      response_format: 'srt',
+    });
     expect(srt).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> /);
-    const vtt = await client.audio.transcriptions.create({ file: await file(), model: 'whisper-1', response_format: 'vtt' });
+    const vtt = await client.audio.transcriptions.create({
+      file: await file(),
+      model: 'whisper-1',
+      response_format: 'vtt',
+    });
     expect(vtt).toMatch(/^WEBVTT\n/);
   });
 
   it('refuses word timestamps without verbose_json with a 400 in our error shape, like OpenAI', async () => {
     const err = await client.audio.transcriptions
-      .create({ file: await toFile(fx.speechBytes, 'speech.wav'), model: 'whisper-1', timestamp_granularities: ['word'] })
+      .create({
+        file: await toFile(fx.speechBytes, 'speech.wav'),
+        model: 'whisper-1',
+        timestamp_granularities: ['word'],
+      })
       .catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.status).toBe(400);
@@ -84,10 +103,18 @@ describe.skipIf(!engineBuilt)('OpenAI-compatible POST /v1/audio/transcriptions',
 
   it('needs a key with transcription: 401 without, 403 naming the service otherwise', async () => {
     const anonymous = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: 'sk-not-a-folio-key', maxRetries: 0 });
-    const e401 = await anonymous.audio.transcriptions.create({ file: await toFile(fx.speechBytes, 'a.wav'), model: 'whisper-1' }).catch((e) => e);
+    const e401 = await anonymous.audio.transcriptions
+      .create({ file: await toFile(fx.speechBytes, 'a.wav'), model: 'whisper-1' })
+      .catch((e) => e);
     expect(e401.status).toBe(401);
-    const other = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: await srv.createKey({ services: ['assets'] }), maxRetries: 0 });
-    const e403 = await other.audio.transcriptions.create({ file: await toFile(fx.speechBytes, 'a.wav'), model: 'whisper-1' }).catch((e) => e);
+    const other = new OpenAI({
+      baseURL: `${srv.url}/v1`,
+      apiKey: await srv.createKey({ services: ['assets'] }),
+      maxRetries: 0,
+    });
+    const e403 = await other.audio.transcriptions
+      .create({ file: await toFile(fx.speechBytes, 'a.wav'), model: 'whisper-1' })
+      .catch((e) => e);
     expect(e403.status).toBe(403);
     expect(e403.error).toMatch(/transcription/);
   });

@@ -77,7 +77,8 @@ describe.skipIf(!engineBuilt)('transcription queue: cancel, delete, restart', ()
 
       const second = await startTestServer({ whisperModel: fx.model, dataDir });
       try {
-        for (const t of queued) expectWellFormedTranscript(await waitForStatus(second, key, t.id, ['completed', 'failed']));
+        for (const t of queued)
+          expectWellFormedTranscript(await waitForStatus(second, key, t.id, ['completed', 'failed']));
       } finally {
         await second.close();
       }

@@ -28,7 +28,9 @@ function connect(url: string, headers: Record<string, string> = {}) {
   });
   const opened = new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })),
+    );
     ws.once('error', reject);
   });
   async function next(type: string, timeoutMs = 30_000): Promise<Event> {
@@ -36,7 +38,8 @@ function connect(url: string, headers: Record<string, string> = {}) {
     for (;;) {
       const found = events.find((e) => e.type === type);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} event; got ${events.map((e) => e.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`no ${type} event; got ${events.map((e) => e.type).join(', ')}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 200);
@@ -63,7 +66,10 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
   });
 
   const mint = async (bearer = key, body: Json = {}) => {
-    const res = await srv.as({ bearer })('/api/v1/realtime/sessions', { method: 'POST', body: JSON.stringify(body) });
+    const res = await srv.as({ bearer })('/api/v1/realtime/sessions', {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Json };
   };
 
@@ -96,7 +102,9 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
     const second = connect(url);
     await expect(second.opened).rejects.toMatchObject({ status: 410 });
     first.ws.close();
-    await expect(connect(`${body.websocketUrl}?client_secret=frt_${'x'.repeat(32)}`).opened).rejects.toMatchObject({ status: 401 });
+    await expect(
+      connect(`${body.websocketUrl}?client_secret=frt_${'x'.repeat(32)}`).opened,
+    ).rejects.toMatchObject({ status: 401 });
     await expect(connect(body.websocketUrl).opened).rejects.toMatchObject({ status: 401 });
   });
 
@@ -151,8 +159,11 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
   });
 
   it('a socket closed without a close message keeps nothing; a key with realtime may connect directly', async () => {
-    const before = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json).transcripts.length;
-    const direct = connect(`${srv.url.replace('http', 'ws')}/api/v1/realtime/ws`, { authorization: `Bearer ${key}` });
+    const before = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json)
+      .transcripts.length;
+    const direct = connect(`${srv.url.replace('http', 'ws')}/api/v1/realtime/ws`, {
+      authorization: `Bearer ${key}`,
+    });
     await direct.opened;
     await direct.next('session.started');
     direct.ws.send(pcmOf(fx.speechBytes).subarray(0, 32000));
@@ -161,7 +172,8 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
     direct.ws.close();
     await direct.closed;
     await new Promise((r) => setTimeout(r, 200));
-    const after = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json).transcripts.length;
+    const after = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json)
+      .transcripts.length;
     expect(after).toBe(before);
   });
 

@@ -41,7 +41,9 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     expect(t.model).toBe('micro.bin');
     expect(t.completedAt).toBeTruthy();
 
-    const asset = await srv.as({ bearer: await srv.createKey({ services: ['assets'] }) })(`/api/v1/assets/${t.audioAssetId}`);
+    const asset = await srv.as({ bearer: await srv.createKey({ services: ['assets'] }) })(
+      `/api/v1/assets/${t.audioAssetId}`,
+    );
     expect(asset.status).toBe(200);
     expect(((await asset.json()) as Json).type).toBe('audio');
 
@@ -107,7 +109,9 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
   });
 
   it('fails corrupt audio with a clear error and keeps serving', async () => {
-    const res = await transcribe(audioForm(Buffer.from('RIFF....WAVEfmt this is not audio at all'.repeat(50)), 'broken.wav'));
+    const res = await transcribe(
+      audioForm(Buffer.from('RIFF....WAVEfmt this is not audio at all'.repeat(50)), 'broken.wav'),
+    );
     expect(res.status).toBe(422);
     const t = (await res.json()) as Json;
     expect(t.status).toBe('failed');
@@ -123,7 +127,8 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
 
   it('answers 413 over 4 MiB, enforced while streaming, and leaves nothing behind', async () => {
     const assetsBefore = srv.services.assets.usage(await workspaceOf()).assets;
-    const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).transcripts.length;
+    const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json)
+      .transcripts.length;
     const big = Buffer.alloc((4 << 20) + 1024, 1);
     const res = await transcribe(audioForm(big, 'big.wav'));
     expect(res.status).toBe(413);
@@ -138,7 +143,8 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(srv.services.assets.usage(await workspaceOf()).assets).toBe(assetsBefore);
-    const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).transcripts.length;
+    const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json)
+      .transcripts.length;
     expect(transcriptsAfter).toBe(transcriptsBefore);
     expect(readdirSync(join(srv.dataDir, 'tmp')).filter((f) => f.startsWith('upload-'))).toEqual([]);
   });
@@ -174,7 +180,10 @@ describe.skipIf(!engineBuilt)('transcription without a usable model', () => {
     const srv = await startTestServer();
     try {
       const key = await srv.createKey({ services: ['transcription', 'assets'] });
-      const res = await srv.as({ bearer: key })('/api/v1/transcribe', { method: 'POST', body: audioForm(fx.speechBytes) });
+      const res = await srv.as({ bearer: key })('/api/v1/transcribe', {
+        method: 'POST',
+        body: audioForm(fx.speechBytes),
+      });
       expect(res.status).toBe(503);
       const t = (await res.json()) as Json;
       expect(t.status).toBe('failed');
@@ -200,7 +209,10 @@ describe.skipIf(!engineBuilt)('transcription without a usable model', () => {
       expect(srv.logs.some((l) => l.includes('Whisper model') && l.includes(bad))).toBe(true);
       const key = await srv.createKey({ services: ['transcription'] });
       for (let i = 0; i < 2; i++) {
-        const res = await srv.as({ bearer: key })('/api/v1/transcribe', { method: 'POST', body: audioForm(fx.speechBytes) });
+        const res = await srv.as({ bearer: key })('/api/v1/transcribe', {
+          method: 'POST',
+          body: audioForm(fx.speechBytes),
+        });
         const t = (await res.json()) as Json;
         expect(t.status).toBe('failed');
         expect(t.error).toContain(bad);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
@@ -27,39 +27,52 @@ export async function receivePart(
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      if (size > expected) return done(payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`));
+      if (size > expected)
+        return done(payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`));
       hash.update(chunk);
       done(null, chunk);
     },
   });
   try {
     await pipeline(body, meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
-    if (size !== expected) throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
+    if (size !== expected)
+      throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
     return { tmpPath, size, sha256: hash.digest('hex') };
   } catch (error) {
     body.resume(); // drain what the client still sends so it reads our answer
     await rm(tmpPath, { force: true });
-    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error).message === 'aborted')
+    if (
+      (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+      (error as Error).message === 'aborted'
+    )
       throw badRequest(`Part ${index} was cut off before all its bytes arrived`);
     throw error;
   }
 }
 
 /** Atomic replace: readers and other writers see the old part or the new one, never a mix. */
-export const commitPart = (tmpPath: string, dir: string, index: number) => rename(tmpPath, partPath(dir, index));
+export const commitPart = (tmpPath: string, dir: string, index: number) =>
+  rename(tmpPath, partPath(dir, index));
 
 /** Sizes of the parts on disk, by index (what complete checks, whatever the record says). */
 export async function partSizesOnDisk(dir: string, partCount: number): Promise<Map<number, number>> {
   const sizes = new Map<number, number>();
   for (let i = 0; i < partCount; i++) {
-    const size = await stat(partPath(dir, i)).then((s) => s.size, () => undefined);
+    const size = await stat(partPath(dir, i)).then(
+      (s) => s.size,
+      () => undefined,
+    );
     if (size !== undefined) sizes.set(i, size);
   }
   return sizes;
 }
 
 /** Concatenates parts 0..n-1 into `target`; resolves with the whole file's size and sha256. */
-export async function reassemble(dir: string, partCount: number, target: string): Promise<{ size: number; sha256: string }> {
+export async function reassemble(
+  dir: string,
+  partCount: number,
+  target: string,
+): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
   const out = createWriteStream(target, { highWaterMark: 1 << 20 });

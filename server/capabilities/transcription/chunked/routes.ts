@@ -51,7 +51,8 @@ export const getChunkedUpload = defineRoute({
   params: UploadParams,
   response: ChunkedUploadStatus,
   summary: 'The parts received so far and those missing, to resume an upload',
-  handler: ({ workspace, params }, { transcription }) => transcription.chunked.status(workspace.id, params.uploadId),
+  handler: ({ workspace, params }, { transcription }) =>
+    transcription.chunked.status(workspace.id, params.uploadId),
 });
 
 export const completeChunkedUpload = defineRoute({

@@ -44,7 +44,13 @@ export const BeginChunkedBody = z.strictObject({
     .min(MIN_PART_SIZE, `partSize must be at least ${MIN_PART_SIZE} bytes`)
     .max(MAX_PART_SIZE, `partSize must be at most ${MAX_PART_SIZE} bytes`)
     .optional(),
-  expiresIn: z.number().int().min(1).max(7 * 24 * 3600).optional().describe('Seconds (default 86400, max 7 days)'),
+  expiresIn: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .optional()
+    .describe('Seconds (default 86400, max 7 days)'),
   language: z.string().trim().min(2).max(16).optional(),
   prompt: z.string().max(2000).optional(),
 });

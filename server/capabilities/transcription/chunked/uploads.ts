@@ -6,13 +6,26 @@
 import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { badRequest, conflict, gone, notFound, payloadTooLarge, unsupportedMediaType } from '../../../http/errors.js';
+import {
+  badRequest,
+  conflict,
+  gone,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from '../../../http/errors.js';
 import { newId } from '../../../store/ids.js';
 import type { Store } from '../../../store/store.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../transcripts.js';
 import { commitPart, partSizesOnDisk, reassemble, receivePart, removeStaleTemps } from './part-files.js';
-import { type BeginChunkedBody, type ChunkedUploadRecord, DEFAULT_EXPIRES_IN, DEFAULT_PART_SIZE, MAX_PARTS } from './schema.js';
+import {
+  type BeginChunkedBody,
+  type ChunkedUploadRecord,
+  DEFAULT_EXPIRES_IN,
+  DEFAULT_PART_SIZE,
+  MAX_PARTS,
+} from './schema.js';
 
 const COLLECTION = 'chunked-uploads';
 
@@ -43,7 +56,8 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
     if (body.size > maxBytes) throw payloadTooLarge(`size is larger than the ${maxBytes}-byte upload limit`);
     const partSize = body.partSize ?? DEFAULT_PART_SIZE;
     const partCount = Math.ceil(body.size / partSize);
-    if (partCount > MAX_PARTS) throw badRequest(`${partCount} parts is more than ${MAX_PARTS}: use a larger partSize`);
+    if (partCount > MAX_PARTS)
+      throw badRequest(`${partCount} parts is more than ${MAX_PARTS}: use a larger partSize`);
     const createdAt = now();
     const record: ChunkedUploadRecord = {
       id: newId('upl'),
@@ -90,7 +104,9 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       throw badRequest(`Part index must be a whole number from 0 to ${upload.partCount - 1}; got "${raw}"`);
     const index = Number(raw);
     if (index >= upload.partCount)
-      throw badRequest(`Part index ${index} is out of range: this upload has parts 0 to ${upload.partCount - 1}`);
+      throw badRequest(
+        `Part index ${index} is out of range: this upload has parts 0 to ${upload.partCount - 1}`,
+      );
     return index;
   }
 
@@ -110,11 +126,13 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
     const part = await receivePart(req, dir, index, expected);
     if (digest && digest !== part.sha256) {
       await rm(part.tmpPath, { force: true });
-      throw badRequest(`Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`);
+      throw badRequest(
+        `Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`,
+      );
     }
     return locked(id, async () => {
       const current = uploads(workspaceId).find(id);
-      if (!current || current.status !== 'open') {
+      if (current?.status !== 'open') {
         await rm(part.tmpPath, { force: true });
         findOpen(workspaceId, id); // throws the right status
         throw conflict('This upload is already completed');
@@ -143,8 +161,11 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       const dir = dirOf(workspaceId, id);
       const sizes = await partSizesOnDisk(dir, upload.partCount);
       const missing = range(upload.partCount).filter((i) => !sizes.has(i));
-      const wrong = range(upload.partCount).filter((i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i));
-      if (missing.length || wrong.length) throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
+      const wrong = range(upload.partCount).filter(
+        (i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i),
+      );
+      if (missing.length || wrong.length)
+        throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
       const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
       const whole = await reassemble(dir, upload.partCount, target);
       if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
@@ -176,7 +197,8 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
 
   async function abort(workspaceId: string, id: string): Promise<void> {
     const upload = find(workspaceId, id);
-    if (upload.status === 'completed') throw conflict('This upload is already completed; delete its transcript instead');
+    if (upload.status === 'completed')
+      throw conflict('This upload is already completed; delete its transcript instead');
     await locked(id, async () => {
       await uploads(workspaceId).update(id, { status: 'aborted', parts: {} });
       await rm(dirOf(workspaceId, id), { recursive: true, force: true });
@@ -213,7 +235,8 @@ export function present(upload: ChunkedUploadRecord) {
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 function partsProblem(missing: number[], wrong: number[]): string {
-  const list = (xs: number[]) => (xs.length > 20 ? `${xs.slice(0, 20).join(', ')} and ${xs.length - 20} more` : xs.join(', '));
+  const list = (xs: number[]) =>
+    xs.length > 20 ? `${xs.slice(0, 20).join(', ')} and ${xs.length - 20} more` : xs.join(', ');
   const problems = [
     ...(missing.length ? [`missing parts: ${list(missing)}`] : []),
     ...(wrong.length ? [`wrong-sized parts: ${list(wrong)}`] : []),

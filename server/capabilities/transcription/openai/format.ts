@@ -20,21 +20,33 @@ export function parseOpenAiFields(fields: Array<[string, string]>): OpenAiReques
   const one = (name: string) => fields.findLast(([n]) => n === name)?.[1]?.trim() || undefined;
   const responseFormat = (one('response_format') ?? 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat))
-    throw badRequest(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}`, { param: 'response_format' });
+    throw badRequest(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}`, {
+      param: 'response_format',
+    });
   const granularities = fields
     .filter(([n]) => n === 'timestamp_granularities[]' || n === 'timestamp_granularities')
     .flatMap(([, v]) => v.split(',').map((s) => s.trim()))
     .filter(Boolean);
   for (const g of granularities)
     if (g !== 'word' && g !== 'segment')
-      throw badRequest(`timestamp_granularities[] must be word or segment; got "${g}"`, { param: 'timestamp_granularities' });
+      throw badRequest(`timestamp_granularities[] must be word or segment; got "${g}"`, {
+        param: 'timestamp_granularities',
+      });
   // OpenAI answers 400 for this too: only verbose_json carries timestamps
   if (granularities.length && responseFormat !== 'verbose_json')
-    throw badRequest('timestamp_granularities[] requires response_format verbose_json', { param: 'timestamp_granularities' });
+    throw badRequest('timestamp_granularities[] requires response_format verbose_json', {
+      param: 'timestamp_granularities',
+    });
   const language = one('language');
   if (language && !/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language))
     throw badRequest('language must be an ISO-639-1 code such as en', { param: 'language' });
-  return { model: one('model'), language, prompt: one('prompt'), responseFormat, granularities: granularities as Granularity[] };
+  return {
+    model: one('model'),
+    language,
+    prompt: one('prompt'),
+    responseFormat,
+    granularities: granularities as Granularity[],
+  };
 }
 
 export type OpenAiBody = { contentType: string; body: string };

@@ -21,9 +21,13 @@ export const openAiTranscription = defineRoute({
     const { transcript, cause } = settled;
     if (transcript.status !== 'completed') {
       const status = (cause as { status?: number } | undefined)?.status;
-      throw new HttpError(status && status >= 400 && status < 600 ? status : 422, transcript.error ?? 'transcription failed', {
-        transcriptId: transcript.id,
-      });
+      throw new HttpError(
+        status && status >= 400 && status < 600 ? status : 422,
+        transcript.error ?? 'transcription failed',
+        {
+          transcriptId: transcript.id,
+        },
+      );
     }
     const out = formatOpenAi(presentTranscript(transcript), request);
     return reply.bytes(out.contentType, out.body, { 'X-Folio-Transcript-Id': transcript.id });

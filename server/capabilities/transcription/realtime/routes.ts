@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../../http/define-route.js';
 import { defineSocket } from '../../../http/mount-sockets.js';
-import { runRealtimeSession, SAMPLE_RATE } from './session.js';
+import { SAMPLE_RATE } from './session.js';
 
 export const REALTIME_WS_PATH = '/api/v1/realtime/ws';
 
@@ -20,7 +20,10 @@ export const MintRealtimeBody = z
 
 export const RealtimeSession = z.object({
   id: z.string(),
-  clientSecret: z.object({ value: z.string().describe('frt_ + 32 base62 chars; single use'), expiresAt: z.string() }),
+  clientSecret: z.object({
+    value: z.string().describe('frt_ + 32 base62 chars; single use'),
+    expiresAt: z.string(),
+  }),
   websocketUrl: z.string().describe('Connect to this URL with ?client_secret=<clientSecret.value> appended'),
   expiresAt: z.string(),
   audio: z.object({ format: z.literal('pcm16'), sampleRate: z.literal(SAMPLE_RATE), channels: z.literal(1) }),

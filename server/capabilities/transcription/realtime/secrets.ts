@@ -19,7 +19,12 @@ export function createRealtimeSecrets(now: () => number = Date.now) {
   function mint(workspaceId: string, expiresInSeconds: number) {
     prune();
     const secret = `${REALTIME_SECRET_PREFIX}${randomBase62(32)}`;
-    const minted: Minted = { id: newId('rts'), workspaceId, expiresAt: now() + expiresInSeconds * 1000, used: false };
+    const minted: Minted = {
+      id: newId('rts'),
+      workspaceId,
+      expiresAt: now() + expiresInSeconds * 1000,
+      used: false,
+    };
     byHash.set(hash(secret), minted);
     return { id: minted.id, secret, expiresAt: new Date(minted.expiresAt).toISOString() };
   }

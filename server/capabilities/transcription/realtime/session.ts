@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import type { RawData, WebSocket } from 'ws';
 import type { AssetService } from '../../assets/service.js';
+import type { ActiveEngine } from '../active-engine.js';
 import { decodePcmS16ToF32 } from '../engine/decode-audio.js';
 import type { EngineResult } from '../engine/types.js';
-import type { ActiveEngine } from '../active-engine.js';
 import type { TranscriptSegment, TranscriptWord } from '../schema.js';
 import type { TranscriptService } from '../transcripts.js';
 import { writeWav } from './wav.js';
@@ -52,7 +52,12 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
   let partialRunning = false;
   let closing = false;
   let engineQueue: Promise<unknown> = Promise.resolve();
-  const finals: { segments: TranscriptSegment[]; words: TranscriptWord[]; text: string; language?: string }[] = [];
+  const finals: {
+    segments: TranscriptSegment[];
+    words: TranscriptWord[];
+    text: string;
+    language?: string;
+  }[] = [];
 
   const send = (event: Record<string, unknown>) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
@@ -64,7 +69,11 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
     return run;
   };
 
-  send({ type: 'session.started', id: deps.sessionId, audio: { format: 'pcm16', sampleRate: SAMPLE_RATE, channels: 1 } });
+  send({
+    type: 'session.started',
+    id: deps.sessionId,
+    audio: { format: 'pcm16', sampleRate: SAMPLE_RATE, channels: 1 },
+  });
 
   ws.on('message', (data: RawData, isBinary: boolean) => {
     if (closing) return;
@@ -73,11 +82,18 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
     try {
       message = JSON.parse(toBuffer(data).toString('utf8')) as ClientMessage;
     } catch {
-      return send({ type: 'error', error: 'Text frames must be JSON: {"type":"commit"} or {"type":"close","keep":true}' });
+      return send({
+        type: 'error',
+        error: 'Text frames must be JSON: {"type":"commit"} or {"type":"close","keep":true}',
+      });
     }
     if (message.type === 'commit') void onEngine(finalize).catch(() => undefined);
     else if (message.type === 'close') void close(Boolean(message.keep));
-    else send({ type: 'error', error: `Unknown message type "${(message as { type?: unknown }).type}": use commit or close` });
+    else
+      send({
+        type: 'error',
+        error: `Unknown message type "${(message as { type?: unknown }).type}": use commit or close`,
+      });
   });
   ws.on('close', () => {
     closing = true; // the client went away without a close message: nothing is kept
@@ -89,7 +105,10 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
     odd = even < joined.length ? joined.subarray(even) : undefined;
     if (even === 0) return;
     if (bytes + even > options.maxSeconds * BYTES_PER_SECOND) {
-      send({ type: 'error', error: `A realtime session holds at most ${options.maxSeconds} s of audio; send {"type":"close","keep":true}` });
+      send({
+        type: 'error',
+        error: `A realtime session holds at most ${options.maxSeconds} s of audio; send {"type":"close","keep":true}`,
+      });
       return;
     }
     chunks.push(Buffer.from(joined.subarray(0, even)));
@@ -106,7 +125,12 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
     try {
       const result = await onEngine(() => transcribe(startBytes, endBytes));
       if (!closing && startBytes >= committedBytes)
-        send({ type: 'transcript.partial', text: result.text, start: startBytes / BYTES_PER_SECOND, end: endBytes / BYTES_PER_SECOND });
+        send({
+          type: 'transcript.partial',
+          text: result.text,
+          start: startBytes / BYTES_PER_SECOND,
+          end: endBytes / BYTES_PER_SECOND,
+        });
     } catch {
       // reported by onEngine
     } finally {
@@ -121,17 +145,39 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
     committedBytes = endBytes;
     partialAtBytes = Math.max(partialAtBytes, endBytes);
     if (endBytes - startBytes < BYTES_PER_SECOND / 10) {
-      send({ type: 'transcript.final', text: '', segments: [], start: startBytes / BYTES_PER_SECOND, end: endBytes / BYTES_PER_SECOND });
+      send({
+        type: 'transcript.final',
+        text: '',
+        segments: [],
+        start: startBytes / BYTES_PER_SECOND,
+        end: endBytes / BYTES_PER_SECOND,
+      });
       return;
     }
     const result = await transcribe(startBytes, endBytes);
     const offset = startBytes / BYTES_PER_SECOND;
-    const segments = result.segments.map((s) => ({ id: 0, start: round(s.start + offset), end: round(s.end + offset), text: s.text }));
+    const segments = result.segments.map((s) => ({
+      id: 0,
+      start: round(s.start + offset),
+      end: round(s.end + offset),
+      text: s.text,
+    }));
     const words = result.segments.flatMap((s) =>
-      s.words.map((w) => ({ word: w.word, start: round(w.start + offset), end: round(w.end + offset), probability: w.probability })),
+      s.words.map((w) => ({
+        word: w.word,
+        start: round(w.start + offset),
+        end: round(w.end + offset),
+        probability: w.probability,
+      })),
     );
     finals.push({ segments, words, text: result.text, language: result.language });
-    send({ type: 'transcript.final', text: result.text, segments, start: offset, end: endBytes / BYTES_PER_SECOND });
+    send({
+      type: 'transcript.final',
+      text: result.text,
+      segments,
+      start: offset,
+      end: endBytes / BYTES_PER_SECOND,
+    });
   }
 
   async function transcribe(startBytes: number, endBytes: number): Promise<EngineResult> {
@@ -190,7 +236,10 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
       result: {
         language: finals.find((f) => f.language)?.language,
         duration: round(bytes / BYTES_PER_SECOND),
-        text: finals.map((f) => f.text).filter(Boolean).join(' '),
+        text: finals
+          .map((f) => f.text)
+          .filter(Boolean)
+          .join(' '),
         segments,
         words: finals.flatMap((f) => f.words),
       },
