@@ -20,14 +20,14 @@ const Config = z.object({
   limits: z
     .object({
       jsonBytes: z.number().default(1 << 20),
-      uploadBytes: z.number().default(2 << 30),
+      uploadBytes: z.number().default(2 * 1024 ** 3),
       transcribeBytes: z.number().default(4 << 20),
       rateLimitPerMinute: z.number().default(1200),
       rateLimitBurst: z.number().default(200),
     })
     .default({
       jsonBytes: 1 << 20,
-      uploadBytes: 2 << 30,
+      uploadBytes: 2 * 1024 ** 3, // not 2 << 30: that is -2147483648 in 32-bit shift arithmetic
       transcribeBytes: 4 << 20,
       rateLimitPerMinute: 1200,
       rateLimitBurst: 200,
