@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../helpers/factories.js';
@@ -161,6 +162,82 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       const hashes = bodies.map(sha256);
       expect(hashes).toContain(sha256(stored));
       expect(status.receivedParts[0].sha256).toBe(sha256(stored));
+    }
+  });
+
+  it('never marks a part cut off mid-body as received, and leaves no temp file', async () => {
+    const bytes = randomBytes(PART * 2);
+    const up = await beginFor(bytes);
+    const port = Number(new URL(srv.url).port);
+    for (let round = 0; round < 10; round++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(
+            `PUT /api/v1/uploads/chunked/${up.uploadId}/parts/1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+              `Authorization: Bearer ${key}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${PART}\r\n\r\n`,
+          );
+          socket.write(part(bytes, 1).subarray(0, 1000 + round * 300), () =>
+            setTimeout(() => socket.destroy(), 30),
+          );
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', () => undefined);
+      });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const status = (await (await api()(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
+    expect(status.missingParts).toEqual([0, 1]);
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    expect(readdirSync(join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId))).toEqual([]);
+    // resuming sends the parts again and the result is byte-exact
+    for (const i of status.missingParts) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+    const { asset } = (await (await complete(up.uploadId)).json()) as Json;
+    expect(asset.sha256).toBe(sha256(bytes));
+  });
+
+  it('survives a restart: received parts are kept and the upload resumes', async () => {
+    const bytes = randomBytes(PART * 3);
+    const first = await startTestServer({ whisperModel: fx.model });
+    const firstKey = await first.createKey({ services: ['transcription'] });
+    const begun = await first.as({ bearer: firstKey })('/api/v1/uploads/chunked', {
+      method: 'POST',
+      body: JSON.stringify({
+        filename: 'r.wav',
+        contentType: 'audio/wav',
+        size: bytes.length,
+        partSize: PART,
+        sha256: sha256(bytes),
+      }),
+    });
+    const up = (await begun.json()) as Json;
+    for (const i of [0, 2]) {
+      const res = await first.as({ bearer: firstKey })(`/api/v1/uploads/chunked/${up.uploadId}/parts/${i}`, {
+        method: 'PUT',
+        body: new Uint8Array(part(bytes, i)),
+      });
+      expect(res.status).toBe(200);
+    }
+    await first.server.close();
+    const second = await startTestServer({ whisperModel: fx.model, dataDir: first.dataDir });
+    try {
+      const again = second.as({ bearer: firstKey });
+      const status = (await (await again(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
+      expect(status.missingParts).toEqual([1]);
+      expect(
+        (
+          await again(`/api/v1/uploads/chunked/${up.uploadId}/parts/1`, {
+            method: 'PUT',
+            body: new Uint8Array(part(bytes, 1)),
+          })
+        ).status,
+      ).toBe(200);
+      const done = (await (
+        await again(`/api/v1/uploads/chunked/${up.uploadId}/complete`, { method: 'POST' })
+      ).json()) as Json;
+      expect(done.asset.sha256).toBe(sha256(bytes));
+    } finally {
+      await second.close();
+      rmSync(first.dataDir, { recursive: true, force: true });
     }
   });
 

@@ -79,6 +79,18 @@ describe.skipIf(!engineBuilt)('model manager routes', () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Json).model).toBe('micro.bin');
+
+    // the OpenAI endpoint's `model` may name an installed model; any other value means the active one
+    for (const model of ['micro.bin', 'whisper-1']) {
+      const openai = await srv.as({ bearer: key })('/v1/audio/transcriptions', {
+        method: 'POST',
+        body: audioForm(fx.speechBytes, 'a.wav', { model }),
+      });
+      expect(openai.status).toBe(200);
+      const id = openai.headers.get('x-folio-transcript-id');
+      const t = (await (await srv.as({ bearer: key })(`/api/v1/transcripts/${id}`)).json()) as Json;
+      expect(t.model).toBe('micro.bin');
+    }
   });
 
   it('answers 404 for models outside the catalog and downloads never started', async () => {

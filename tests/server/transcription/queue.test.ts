@@ -38,6 +38,17 @@ describe.skipIf(!engineBuilt)('transcription queue: cancel, delete, restart', ()
       const third = await queueTranscript(srv, key, long);
       await waitForStatus(srv, key, first.id, ['processing']);
       expect(((await (await api(`/api/v1/transcripts/${second.id}`)).json()) as Json).status).toBe('pending');
+      // progress is reported while it runs: whole numbers that rise and stay below 100
+      const seen: number[] = [];
+      const until = Date.now() + 15_000;
+      while (Date.now() < until && !seen.some((p) => p > 0)) {
+        seen.push(((await (await api(`/api/v1/transcripts/${first.id}`)).json()) as Json).progress);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(seen.some((p) => p > 0)).toBe(true);
+      expect(seen.every((p, i) => Number.isInteger(p) && p < 100 && (i === 0 || p >= seen[i - 1]))).toBe(
+        true,
+      );
 
       const pendingCancel = await api(`/api/v1/transcripts/${second.id}/cancel`, { method: 'POST' });
       expect(pendingCancel.status).toBe(200);

@@ -62,10 +62,21 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
   const send = (event: Record<string, unknown>) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
   };
+  let lastError: string | undefined;
+  /** The same problem (e.g. no model) is reported once, not on every partial. */
+  const sendError = (error: string) => {
+    if (error !== lastError) send({ type: 'error', error });
+    lastError = error;
+  };
   /** Engine work in arrival order; a failure is reported, never thrown at the socket. */
   const onEngine = <T>(fn: () => Promise<T>) => {
     const run = engineQueue.then(fn);
-    engineQueue = run.catch((error) => send({ type: 'error', error: (error as Error).message }));
+    engineQueue = run.then(
+      () => {
+        lastError = undefined;
+      },
+      (error) => sendError((error as Error).message),
+    );
     return run;
   };
 
