@@ -34,6 +34,8 @@ export interface TranscriptionServiceDeps {
   config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'>;
   log: (line: string) => void;
   createEngine?: (modelPath: string) => WhisperEngine;
+  /** Jobs run at once on the engine (default 1: the worker runs one job at a time anyway). */
+  concurrency?: number;
 }
 
 export interface NewTranscript {
@@ -50,6 +52,7 @@ export function createTranscriptService({
   config,
   log,
   createEngine,
+  concurrency = 1,
 }: TranscriptionServiceDeps) {
   const modelStore = createModelStore({ dataDir: config.dataDir });
   const active: ActiveEngine = createActiveEngine({
@@ -61,7 +64,7 @@ export function createTranscriptService({
     log,
     createEngine,
   });
-  const queue = createTranscriptQueue({ store, run: runJob, log });
+  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency });
   const transcripts = (workspaceId: string) => store.collection<TranscriptRecord>(TRANSCRIPTS, workspaceId);
 
   async function runJob({ workspaceId, transcript, signal, progress }: JobContext): Promise<JobResult> {
