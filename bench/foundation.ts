@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { luaRequests, type WrkRun, wrk } from './lib/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const argOf = (name: string) => process.argv[process.argv.indexOf(`--${name}`) + 1];
+const argOf = (name: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
 const seconds = Number(argOf('seconds')) || 5;
 const rounds = Number(argOf('rounds')) || 3;
 const sizes = (argOf('sizes') ?? '1000,10000,100000').split(',').map(Number);
@@ -200,8 +203,10 @@ async function jsonServerWrites(size: number): Promise<WriteRow[]> {
   const bin = join(ROOT, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
   const proc = spawn(process.execPath, [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', db], {
     cwd: work,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
   children.push(proc);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
@@ -210,7 +215,7 @@ async function jsonServerWrites(size: number): Promise<WriteRow[]> {
       () => false,
     );
     if (ok) break;
-    if (i > 600) throw new Error('json-server did not start');
+    if (i > 3000 || proc.exitCode !== null) throw new Error(`json-server did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const headers = { 'content-type': 'application/json' };
@@ -280,11 +285,12 @@ try {
     .map((n) => n.toFixed(2))
     .join(' ')}`;
   const a = await overhead();
+  console.log(`${a}\n`);
   const writes: WriteRow[] = [];
   for (const size of sizes) {
-    writes.push(...(await folioWrites(size, true)));
-    writes.push(...(await folioWrites(size, false)));
-    writes.push(...(await jsonServerWrites(size)));
+    const rows = [...(await folioWrites(size, true)), ...(await folioWrites(size, false)), ...(await jsonServerWrites(size))];
+    console.log(`${writeTable(rows)}\n`);
+    writes.push(...rows);
   }
   console.log(
     `\n${started}; ${machine}; load average at end ${loadavg()
