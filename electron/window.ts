@@ -22,7 +22,9 @@ export function openMainWindow(origin: string, signInUrl: string): BrowserWindow
     if (isExternalWebUrl(url) && !isLocalUrl(url, origin)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  window.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  window.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
   void window.loadURL(signInUrl);
   return window;
 }

@@ -14,7 +14,7 @@ import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
-import { hostGuard, type HostPolicy, ownOrigins } from './http/host-guard.js';
+import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
@@ -49,15 +49,21 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
     grants: [services.assets.grants, services.transcription.realtime.grants],
   };
   const origins = () => ownOrigins(hostPolicy);
-  const router = mountRoutes(namedRoutes().map((r) => r.route), {
-    resolvers,
-    workspaces: services.workspaces,
-    ownOrigins: origins,
-    limiter: createRateLimiter({ perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst }),
-    jsonLimit: `${config.limits.jsonBytes}b`,
-    publicUrl: config.publicUrl,
-    services,
-  });
+  const router = mountRoutes(
+    namedRoutes().map((r) => r.route),
+    {
+      resolvers,
+      workspaces: services.workspaces,
+      ownOrigins: origins,
+      limiter: createRateLimiter({
+        perMinute: config.limits.rateLimitPerMinute,
+        burst: config.limits.rateLimitBurst,
+      }),
+      jsonLimit: `${config.limits.jsonBytes}b`,
+      publicUrl: config.publicUrl,
+      services,
+    },
+  );
 
   const app = new Koa({ proxy: false });
   app.silent = true;

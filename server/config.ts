@@ -10,7 +10,10 @@ const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   host: z.string().default('127.0.0.1'),
   dataDir: z.string().transform((dir) => resolve(dir)),
-  ownerEmail: z.email({ pattern: z.regexes.html5Email }).default('owner@localhost').transform((e) => e.toLowerCase()),
+  ownerEmail: z
+    .email({ pattern: z.regexes.html5Email })
+    .default('owner@localhost')
+    .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
@@ -34,7 +37,11 @@ const Config = z.object({
     }),
   quiet: z.boolean().default(false),
   /** How often expired chunked uploads are swept (transcription); short in tests. */
-  chunkedSweepMs: z.number().int().min(10).default(5 * 60_000),
+  chunkedSweepMs: z
+    .number()
+    .int()
+    .min(10)
+    .default(5 * 60_000),
 });
 
 export type Config = z.output<typeof Config>;
@@ -46,7 +53,8 @@ export const parseConfig = (input: ConfigInput): Config => Config.parse(input);
 export function defaultDataDir(): string {
   const home = homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Folio');
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Folio');
+  if (process.platform === 'win32')
+    return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Folio');
   return join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Folio');
 }
 

@@ -33,7 +33,11 @@ export type Capability = {
 export type NamedRoute = { name: string; capability: string; route: AnyRoute };
 
 export const capabilities: Capability[] = [
-  { name: 'account', title: 'Account: profile, workspaces, API keys, services', routes: { ...identity, ...workspaces, ...keys, ...serviceRegistry } },
+  {
+    name: 'account',
+    title: 'Account: profile, workspaces, API keys, services',
+    routes: { ...identity, ...workspaces, ...keys, ...serviceRegistry },
+  },
   { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlist },
   { name: 'assets', title: 'Assets (service: assets)', routes: assets },
   {

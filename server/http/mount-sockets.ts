@@ -10,11 +10,16 @@ import type { Services } from '../services.js';
 import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import { toResponse } from './error-boundary.js';
+import { HttpError } from './errors.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
-import { HttpError } from './errors.js';
 
-export type SocketInput = { workspace: WorkspaceRef; viewer: Viewer; params: Record<string, string>; query: URLSearchParams };
+export type SocketInput = {
+  workspace: WorkspaceRef;
+  viewer: Viewer;
+  params: Record<string, string>;
+  query: URLSearchParams;
+};
 
 export type SocketDefinition = {
   path: string;
@@ -37,7 +42,10 @@ export type SocketDeps = {
 
 export function mountSockets(http: Server, sockets: SocketDefinition[], deps: SocketDeps): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  const routes = sockets.map((socket) => ({ socket, match: match(socket.path, { decode: decodeURIComponent }) }));
+  const routes = sockets.map((socket) => ({
+    socket,
+    match: match(socket.path, { decode: decodeURIComponent }),
+  }));
   http.on('upgrade', (req: IncomingMessage, stream: Duplex, head: Buffer) => {
     try {
       checkHost(req, deps.hostPolicy);
@@ -65,7 +73,10 @@ function authorizeUpgrade(
   const sessionToken = new Cookies(req, undefined as never).get(SESSION_COOKIE);
   const identified = identify({ bearer, sessionToken }, deps.resolvers);
   const requestedWorkspace = req.headers['x-folio-workspace'] as string | undefined;
-  const { viewer, workspace } = authorize({ route: socket, identified, params, requestedWorkspace }, deps.workspaces);
+  const { viewer, workspace } = authorize(
+    { route: socket, identified, params, requestedWorkspace },
+    deps.workspaces,
+  );
   if (viewer.kind === 'session' && !deps.ownOrigins().includes(req.headers.origin ?? ''))
     throw new HttpError(403, 'Cross-origin WebSocket refused: Origin does not match this server');
   return { workspace: workspace!, viewer, params, query: url.searchParams };
@@ -74,7 +85,9 @@ function authorizeUpgrade(
 function refuse(stream: Duplex, error: unknown): void {
   const { status, body, headers } = toResponse(error, console);
   const json = JSON.stringify(body);
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   stream.end(
     `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n${extra}\r\n${json}`,

@@ -14,7 +14,13 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const logs: string[] = [];
   const server: FolioServer = await createServer(
-    { port: 0, dataDir, fsync: false, ...overrides, limits: { ...defaultLimits, ...overrides.limits } } as ConfigInput,
+    {
+      port: 0,
+      dataDir,
+      fsync: false,
+      ...overrides,
+      limits: { ...defaultLimits, ...overrides.limits },
+    } as ConfigInput,
     (line) => logs.push(line),
   );
   const { url } = await server.listen();
@@ -28,7 +34,8 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
         if (!headers.has('origin')) headers.set('origin', url);
       }
       if (credential && 'bearer' in credential) headers.set('authorization', `Bearer ${credential.bearer}`);
-      if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      if (typeof init.body === 'string' && !headers.has('content-type'))
+        headers.set('content-type', 'application/json');
       return fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
     };
   }
@@ -55,7 +62,11 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
     services,
     session = owner,
     workspace,
-  }: { services: ServiceName[]; session?: { cookie: string }; workspace?: string }) {
+  }: {
+    services: ServiceName[];
+    session?: { cookie: string };
+    workspace?: string;
+  }) {
     const res = await as(session)('/api/v1/api-keys', {
       method: 'POST',
       body: JSON.stringify({ name: `test ${services.join('+') || 'none'}`, services }),
@@ -66,7 +77,8 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
     return { bearer: body.secret, id: body.id, workspaceId: body.workspaceId };
   }
 
-  const createKey = async (options: Parameters<typeof createKeyDetails>[0]) => (await createKeyDetails(options)).bearer;
+  const createKey = async (options: Parameters<typeof createKeyDetails>[0]) =>
+    (await createKeyDetails(options)).bearer;
 
   return {
     url,

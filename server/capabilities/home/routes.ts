@@ -1,8 +1,7 @@
 // GET /: until the React dashboard lands, a plain page that says the server runs and where to go next.
+import escapeHtml from 'escape-html';
 import { defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const homePage = defineRoute({
   method: 'GET',
@@ -13,15 +12,18 @@ export const homePage = defineRoute({
   handler: ({ viewer, origin }) => {
     const who =
       viewer.kind === 'session'
-        ? `Signed in as <b>${escape(viewer.email)}</b>${viewer.approved ? '' : ' — waiting for approval'}.`
+        ? `Signed in as <b>${escapeHtml(viewer.email)}</b>${viewer.approved ? '' : ' — waiting for approval'}.`
         : 'Not signed in: open the owner sign-in link printed on the console.';
     return reply.html(
       `<!doctype html><meta charset="utf-8"><title>Folio</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d232b}code{background:#eef1f5;padding:.1rem .3rem;border-radius:4px}</style>
 <h1>Folio</h1><p>${who}</p>
-<p>The API runs at <code>${escape(origin)}</code>. Agents: read <a href="/llms.txt">/llms.txt</a>
+<p>The API runs at <code>${escapeHtml(origin)}</code>. Agents: read <a href="/llms.txt">/llms.txt</a>
 or the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`,
-      { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'", 'Cache-Control': 'no-store' },
+      {
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        'Cache-Control': 'no-store',
+      },
     );
   },
 });

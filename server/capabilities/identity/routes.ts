@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
 import { SESSION_COOKIE } from '../../http/authenticate.js';
+import { defineRoute } from '../../http/define-route.js';
 import { gone } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { CallbackQuery, Me, Profile, SignInBody, UpdateProfileBody } from './schema.js';
@@ -12,7 +12,8 @@ export const getMe = defineRoute({
   allowUnapproved: true,
   response: Me,
   summary: 'Your profile and the workspace this credential acts on',
-  description: 'A signed-in session that is not yet approved gets `{ isApproved: false, email }` (not an error).',
+  description:
+    'A signed-in session that is not yet approved gets `{ isApproved: false, email }` (not an error).',
   handler: ({ viewer, workspace }, { identity, keys }) => {
     if (viewer.kind === 'session' && !viewer.userId) return { isApproved: false, email: viewer.email };
     const profile = identity.profile(viewer.kind === 'session' ? viewer.userId! : workspace.ownerId);

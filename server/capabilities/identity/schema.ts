@@ -20,7 +20,12 @@ export type Profile = z.infer<typeof Profile>;
 export const WorkspaceSummary = z.object({ id: z.string(), name: z.string(), ownerId: z.string() });
 
 export const Me = z.union([
-  z.object({ isApproved: z.literal(true), profile: Profile, workspace: WorkspaceSummary, viaKey: z.boolean() }),
+  z.object({
+    isApproved: z.literal(true),
+    profile: Profile,
+    workspace: WorkspaceSummary,
+    viaKey: z.boolean(),
+  }),
   z.object({ isApproved: z.literal(false), email: z.string() }),
 ]);
 
@@ -43,5 +48,17 @@ export const InviteBody = z.strictObject({ email: Email });
 export const SignInLink = z.object({ email: z.string(), url: z.string(), expiresAt: z.string() });
 
 export type User = { id: string; email: string; name: string; createdAt: string; updatedAt: string };
-export type SessionRow = { id: string; email: string; userId: string | null; createdAt: string; expiresAt: string };
-export type SignInTokenRow = { id: string; email: string; createdAt: string; expiresAt: string; usedAt?: string };
+export type SessionRow = {
+  id: string;
+  email: string;
+  userId: string | null;
+  createdAt: string;
+  expiresAt: string;
+};
+export type SignInTokenRow = {
+  id: string;
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt?: string;
+};

@@ -11,7 +11,12 @@ import { hashToken, newToken } from './tokens.js';
 const SESSION_DAYS = 30;
 const LINK_MINUTES = 15;
 
-export type IdentityDeps = { store: Store; config: Config; workspaces: WorkspaceService; log: (line: string) => void };
+export type IdentityDeps = {
+  store: Store;
+  config: Config;
+  workspaces: WorkspaceService;
+  log: (line: string) => void;
+};
 
 export function createIdentityService({ store, config, workspaces, log }: IdentityDeps) {
   const users = store.instance<User>('users');
@@ -32,7 +37,10 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
 
   async function setStatus(email: string, status: WaitlistEntry['status']): Promise<WaitlistEntry> {
     const entry = entryOf(email);
-    if (entry) return entry.status === status ? entry : (await waitlist.update(entry.id, { status, updatedAt: now() }))!;
+    if (entry)
+      return entry.status === status
+        ? entry
+        : (await waitlist.update(entry.id, { status, updatedAt: now() }))!;
     const at = now();
     return waitlist.insert({ id: newId('wl'), email, status, createdAt: at, updatedAt: at });
   }
@@ -75,7 +83,13 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     const existing = userByEmail(email);
     if (existing) return existing;
     const at = now();
-    const user = await users.insert({ id: newId('usr'), email, name: email.split('@')[0], createdAt: at, updatedAt: at });
+    const user = await users.insert({
+      id: newId('usr'),
+      email,
+      name: email.split('@')[0],
+      createdAt: at,
+      updatedAt: at,
+    });
     await workspaces.create(user.id, 'Personal', { personal: true });
     return user;
   }

@@ -9,7 +9,8 @@ export const createApiKey = defineRoute({
   body: CreateKeyBody,
   response: CreatedApiKey,
   status: 201,
-  summary: 'Create an API key for the current workspace (session only). The response carries the full secret, once',
+  summary:
+    'Create an API key for the current workspace (session only). The response carries the full secret, once',
   handler: ({ workspace, body }, { keys }) => keys.create(workspace.id, body),
 });
 

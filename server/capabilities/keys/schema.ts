@@ -10,7 +10,9 @@ const Services = z
 export const ApiKey = z.object({
   id: z.string(),
   name: z.string(),
-  prefix: z.string().describe('The first characters of the secret, to recognise it; the secret is never shown again'),
+  prefix: z
+    .string()
+    .describe('The first characters of the secret, to recognise it; the secret is never shown again'),
   services: z.array(ServiceName),
   workspaceId: z.string(),
   createdAt: z.string(),

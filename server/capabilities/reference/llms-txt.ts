@@ -12,7 +12,9 @@ const WHO: Record<string, string> = {
 };
 
 function who(route: NamedRoute['route']): string {
-  const credentials = credentialsOf(route).map((c) => WHO[c]).join(' or ');
+  const credentials = credentialsOf(route)
+    .map((c) => WHO[c])
+    .join(' or ');
   return route.service ? `${credentials}; service ${route.service}` : credentials;
 }
 
@@ -55,7 +57,14 @@ export function buildLlmsTxt(capabilities: Capability[], routes: NamedRoute[], b
       const own = routesOf(routes, c.name);
       if (own.length === 0 && !c.summary) return '';
       const sockets = (c.sockets ?? []).map((s) => `- WebSocket ${s.path}: ${s.summary} (see llms-full.txt)`);
-      return [`## ${c.title}`, '', ...(c.summary ? [c.summary, ''] : []), ...own.map((r) => line(base, r)), ...sockets, ''].join('\n');
+      return [
+        `## ${c.title}`,
+        '',
+        ...(c.summary ? [c.summary, ''] : []),
+        ...own.map((r) => line(base, r)),
+        ...sockets,
+        '',
+      ].join('\n');
     })
     .filter(Boolean);
   const optional = [

@@ -13,7 +13,11 @@ const ErrorBody = z.object({
 });
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  });
   return rest;
 };
 
@@ -65,14 +69,20 @@ function operation({ name, route, capability }: NamedRoute): JsonSchema {
     ...(route.service && { 'x-folio-service': route.service }),
     parameters: parameters(route),
     ...(route.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+      },
     }),
     ...(route.requestContentType && {
       requestBody: { required: true, content: { [route.requestContentType]: { schema: {} } } },
     }),
     responses: {
       [status]: { description: 'Success', ...(content && { content }) },
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: {
+        description: 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     },
   };
 }
@@ -89,15 +99,24 @@ export function buildOpenApi(routes: NamedRoute[], serverUrl: string, version: s
     info: {
       title: 'Folio API',
       version,
-      description: 'Local-first assets, transcripts and published pages. Every request resolves to exactly one workspace.',
+      description:
+        'Local-first assets, transcripts and published pages. Every request resolves to exactly one workspace.',
     },
     servers: [{ url: serverUrl }],
     paths,
     components: {
       schemas: { Error: jsonSchema(ErrorBody, 'output') },
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'API key `fk_...`, scoped to one workspace and to services' },
-        grant: { type: 'http', scheme: 'bearer', description: 'Short-lived single-use grant (`fg_...` uploads)' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API key `fk_...`, scoped to one workspace and to services',
+        },
+        grant: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Short-lived single-use grant (`fg_...` uploads)',
+        },
         session: { type: 'apiKey', in: 'cookie', name: 'folio_session', description: 'Dashboard session' },
       },
     },

@@ -28,7 +28,8 @@ export const llmsFullTxt = defineRoute({
   produces: 'text/markdown',
   summary: 'The API reference for agents with every schema inline',
   tag: 'reference',
-  handler: ({ origin }, { reference }) => reply.text(reference.llmsFull(origin), 'text/markdown; charset=utf-8'),
+  handler: ({ origin }, { reference }) =>
+    reply.text(reference.llmsFull(origin), 'text/markdown; charset=utf-8'),
 });
 
 export const health = defineRoute({

@@ -3,7 +3,11 @@ import type { Capability, NamedRoute } from '../index.js';
 import { buildLlmsFullTxt, buildLlmsTxt } from './llms-txt.js';
 import { buildOpenApi, openApiPath } from './openapi.js';
 
-export function createReferenceService({ capabilities, routes, version }: {
+export function createReferenceService({
+  capabilities,
+  routes,
+  version,
+}: {
   capabilities: Capability[];
   routes: NamedRoute[];
   version: string;

@@ -4,7 +4,8 @@ import { SERVICE_NAMES } from '../../http/viewer.js';
 
 const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
   assets: 'Uploads, asset records, client-upload grants and public serve URLs (/img, /f, /audio)',
-  transcription: 'Local Whisper transcription, transcripts, chunked upload of long audio, OpenAI-compatible endpoint',
+  transcription:
+    'Local Whisper transcription, transcripts, chunked upload of long audio, OpenAI-compatible endpoint',
   realtime: 'Minting live voice sessions streamed to the local Whisper engine',
   diagrams: 'Publishing and serving agent-authored diagrams',
   artifacts: 'Validating, publishing and serving interactive pages built from the component catalog',

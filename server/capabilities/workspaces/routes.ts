@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
-import { CreateWorkspaceBody, RenameWorkspaceBody, Workspace, WorkspaceIdParams, WorkspaceWithUsage } from './schema.js';
+import {
+  CreateWorkspaceBody,
+  RenameWorkspaceBody,
+  Workspace,
+  WorkspaceIdParams,
+  WorkspaceWithUsage,
+} from './schema.js';
 
 export const listWorkspaces = defineRoute({
   method: 'GET',
@@ -8,7 +14,8 @@ export const listWorkspaces = defineRoute({
   auth: 'session',
   response: z.object({ data: z.array(WorkspaceWithUsage) }),
   summary: 'List your workspaces with usage (count and bytes per capability)',
-  description: 'Send `X-Folio-Workspace: <id>` on other session requests to act on a workspace other than your personal one.',
+  description:
+    'Send `X-Folio-Workspace: <id>` on other session requests to act on a workspace other than your personal one.',
   handler: ({ workspace }, { workspaces }) => ({ data: workspaces.listOwned(workspace.ownerId) }),
 });
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 export const WorkspaceName = z.string().trim().min(1, 'name must not be empty').max(80);
-export const WorkspaceIdParams = z.object({ id: z.string().regex(/^ws_[0-9A-Za-z]{20}$/, 'not a workspace id') });
+export const WorkspaceIdParams = z.object({
+  id: z.string().regex(/^ws_[0-9A-Za-z]{20}$/, 'not a workspace id'),
+});
 
 export const Usage = z.record(z.string(), z.object({ count: z.number(), bytes: z.number() }));
 export type Usage = z.infer<typeof Usage>;

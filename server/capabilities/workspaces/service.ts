@@ -26,9 +26,7 @@ export function createWorkspaceService({ store }: { store: Store }) {
   }
 
   const listOwned = (ownerId: string) =>
-    workspaces
-      .filter((w) => w.ownerId === ownerId)
-      .map((w) => ({ ...w, usage: usage(w.id) }));
+    workspaces.filter((w) => w.ownerId === ownerId).map((w) => ({ ...w, usage: usage(w.id) }));
 
   async function rename(id: string, name: string): Promise<Workspace> {
     const updated = await workspaces.update(id, { name, updatedAt: now() });
