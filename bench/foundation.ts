@@ -3,6 +3,7 @@
  * the same JSON bytes; (b) write latency with 1k / 10k / 100k records in one workspace's key collection, fsync on
  * and off, beside json-server 0.17.4 (lowdb 1) on the same records. Every server runs in its own process; wrk
  * (C) generates the load. `npx tsx bench/foundation.ts [--seconds 5] [--rounds 3] [--sizes 1000,10000,100000]`
+ * (`--sizes ''` runs only the overhead part).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +19,7 @@ const argOf = (name: string) => {
 };
 const seconds = Number(argOf('seconds')) || 5;
 const rounds = Number(argOf('rounds')) || 3;
-const sizes = (argOf('sizes') ?? '1000,10000,100000').split(',').map(Number);
+const sizes = (argOf('sizes') ?? '1000,10000,100000').split(',').filter(Boolean).map(Number);
 const work = await mkdtemp(join(tmpdir(), 'folio-bench-foundation-'));
 const children: ChildProcess[] = [];
 
@@ -73,12 +74,13 @@ async function startFolio(name: string, fsync: boolean, seed: number) {
   return { proc, ...(JSON.parse(line) as FolioInfo) };
 }
 
-async function startBare(body: Buffer, name: string) {
+/** bare node:http (`bare-child`) or a bare Koa app (`koa-child`) sending `body` to every request. */
+async function startBare(body: Buffer, name: string, script = 'bare-child') {
   const file = join(work, `${name}.json`);
   await writeFile(file, body);
   const { proc, line } = await spawnUntil(
     process.execPath,
-    ['--import', 'tsx', 'bench/lib/bare-child.ts', file],
+    ['--import', 'tsx', `bench/lib/${script}.ts`, file],
     /^listening /,
   );
   return { proc, url: line.slice('listening '.length) };
@@ -107,26 +109,22 @@ async function overhead() {
   );
   const bareMe = await startBare(meBytes, 'me');
   const bareList = await startBare(listBytes, 'list');
+  const koaMe = await startBare(meBytes, 'koa-me', 'koa-child');
+  const koaList = await startBare(listBytes, 'koa-list', 'koa-child');
+  const me = 'GET /api/v1/me (key)';
+  const list = 'GET /api/v1/api-keys (session, 6 keys)';
   const targets: { test: string; server: string; url: string; headers: Record<string, string> }[] = [
     {
-      test: 'GET /api/v1/me (key)',
+      test: me,
       server: 'Folio',
       url: `${folio.url}/api/v1/me`,
       headers: { authorization: `Bearer ${folio.key}` },
     },
-    { test: 'GET /api/v1/me (key)', server: 'bare node:http', url: `${bareMe.url}/api/v1/me`, headers: {} },
-    {
-      test: 'GET /api/v1/api-keys (session, 6 keys)',
-      server: 'Folio',
-      url: `${folio.url}/api/v1/api-keys`,
-      headers: { cookie: folio.cookie },
-    },
-    {
-      test: 'GET /api/v1/api-keys (session, 6 keys)',
-      server: 'bare node:http',
-      url: `${bareList.url}/api/v1/api-keys`,
-      headers: {},
-    },
+    { test: me, server: 'bare Koa 3, same JSON', url: `${koaMe.url}/api/v1/me`, headers: {} },
+    { test: me, server: 'bare node:http', url: `${bareMe.url}/api/v1/me`, headers: {} },
+    { test: list, server: 'Folio', url: `${folio.url}/api/v1/api-keys`, headers: { cookie: folio.cookie } },
+    { test: list, server: 'bare Koa 3, same JSON', url: `${koaList.url}/api/v1/api-keys`, headers: {} },
+    { test: list, server: 'bare node:http', url: `${bareList.url}/api/v1/api-keys`, headers: {} },
   ];
   const runs = targets.map(() => [] as WrkRun[]);
   for (let r = 0; r < rounds; r++)
@@ -141,13 +139,16 @@ async function overhead() {
   }));
   const lines = ['| test | server | req/s | p50 ms | p99 ms | vs bare |', '|---|---|---|---|---|---|'];
   for (const [i, r] of rows.entries()) {
-    const bare = rows[i % 2 === 0 ? i + 1 : i];
-    const ratio = r.server === 'Folio' ? `**${(r.reqPerSec / bare.reqPerSec).toFixed(2)}×**` : '';
+    const bare = rows.find((x) => x.test === r.test && x.server === 'bare node:http')!;
+    const ratio =
+      r === bare
+        ? ''
+        : `${r.server === 'Folio' ? '**' : ''}${(r.reqPerSec / bare.reqPerSec).toFixed(2)}×${r.server === 'Folio' ? '**' : ''}`;
     lines.push(
       `| ${r.test} | ${r.server} | ${r.reqPerSec.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${ratio}${r.non2xx ? ` (${r.non2xx} non-2xx!)` : ''} |`,
     );
   }
-  for (const p of [folio.proc, bareMe.proc, bareList.proc]) await stop(p);
+  for (const p of [folio.proc, bareMe.proc, bareList.proc, koaMe.proc, koaList.proc]) await stop(p);
   return lines.join('\n');
 }
 
@@ -288,7 +289,11 @@ try {
   console.log(`${a}\n`);
   const writes: WriteRow[] = [];
   for (const size of sizes) {
-    const rows = [...(await folioWrites(size, true)), ...(await folioWrites(size, false)), ...(await jsonServerWrites(size))];
+    const rows = [
+      ...(await folioWrites(size, true)),
+      ...(await folioWrites(size, false)),
+      ...(await jsonServerWrites(size)),
+    ];
     console.log(`${writeTable(rows)}\n`);
     writes.push(...rows);
   }
@@ -298,8 +303,10 @@ try {
       .join(' ')}`,
   );
   console.log(`\n(a) framework overhead, wrk -c10 -t2 -d${seconds}s, median of ${rounds}\n\n${a}`);
-  console.log(`\n(b) write latency, wrk -d${seconds}s, c = connections\n\n${writeTable(writes)}`);
-  console.log(`\nGoals\n\n${goals(writes)}`);
+  if (writes.length > 0) {
+    console.log(`\n(b) write latency, wrk -d${seconds}s, c = connections\n\n${writeTable(writes)}`);
+    console.log(`\nGoals\n\n${goals(writes)}`);
+  }
 } finally {
   for (const p of children) await stop(p);
   await rm(work, { recursive: true, force: true });
