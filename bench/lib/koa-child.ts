@@ -14,3 +14,4 @@ const server = createServer(app.callback());
 server.listen(0, '127.0.0.1', () =>
   console.log(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}`),
 );
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
