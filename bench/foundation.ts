@@ -138,7 +138,7 @@ async function overhead() {
     non2xx: runs[i].reduce((n, x) => n + x.non2xx, 0),
   }));
   const lines = ['| test | server | req/s | p50 ms | p99 ms | vs bare |', '|---|---|---|---|---|---|'];
-  for (const [i, r] of rows.entries()) {
+  for (const r of rows) {
     const bare = rows.find((x) => x.test === r.test && x.server === 'bare node:http')!;
     const ratio =
       r === bare

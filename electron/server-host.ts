@@ -7,6 +7,8 @@ export async function startServerHost(dataDir: string) {
   const config = parseConfig({ dataDir, port: await choosePort(DEFAULT_PORT) });
   const server = await createServer(config);
   const { url } = await server.listen();
-  const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url);
+  const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
+    announce: false,
+  });
   return { url, signInUrl, dataDir: config.dataDir, close: () => server.close() };
 }

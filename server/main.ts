@@ -6,7 +6,9 @@ async function main(): Promise<void> {
   const config = configFromProcess();
   const server = await createServer(config);
   const { url } = await server.listen();
-  const ownerLink = await server.services.identity.mintSignInLink(config.ownerEmail, url);
+  const ownerLink = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
+    announce: false,
+  });
   console.log(`Folio listening on ${url}`);
   console.log(`Owner sign-in: ${ownerLink}`);
   console.log(`Data: ${config.dataDir}`);

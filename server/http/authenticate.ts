@@ -22,7 +22,10 @@ export function identify(presented: Presented, resolvers: CredentialResolvers): 
   if (sessionToken) {
     const session = resolvers.session(sessionToken);
     if (session) return { viewer: session };
-    return { viewer: { kind: 'public' }, problem: 'Your session has expired or was signed out; sign in again' };
+    return {
+      viewer: { kind: 'public' },
+      problem: 'Your session has expired or was signed out; sign in again',
+    };
   }
   return { viewer: { kind: 'public' } };
 }
@@ -35,9 +38,14 @@ function identifyBearer(token: string, resolvers: CredentialResolvers): Identifi
   const kind = resolvers.grants.find((g) => token.startsWith(g.prefix));
   if (kind) {
     const grant = kind.resolve(token);
-    return grant ? { viewer: { kind: 'grant', grant } } : { viewer: { kind: 'public' }, problem: 'Invalid grant' };
+    return grant
+      ? { viewer: { kind: 'grant', grant } }
+      : { viewer: { kind: 'public' }, problem: 'Invalid grant' };
   }
-  return { viewer: { kind: 'public' }, problem: 'Unrecognised bearer token: expected an API key starting with fk_' };
+  return {
+    viewer: { kind: 'public' },
+    problem: 'Unrecognised bearer token: expected an API key starting with fk_',
+  };
 }
 
 export function bearerOf(authorization: string | undefined): string | undefined {

@@ -1,8 +1,9 @@
 // The one place that says who may call what (spec §5). Every route's chain, HTTP or WebSocket,
 // passes through `authorize`, which either resolves exactly one workspace or throws.
+
+import type { Identified } from './authenticate.js';
 import { type AnyRoute, credentialsOf } from './define-route.js';
 import { forbidden, forbiddenService, notFound, unauthorized } from './errors.js';
-import type { Identified } from './authenticate.js';
 import type { Viewer, WorkspaceRef } from './viewer.js';
 
 export type WorkspaceDirectory = {
@@ -21,7 +22,7 @@ export type AuthorizeRequest = {
 };
 
 export function authorize(request: AuthorizeRequest, workspaces: WorkspaceDirectory): Authorized {
-  const { route, identified, params, requestedWorkspace } = request;
+  const { route, identified } = request;
   const { viewer } = identified;
   const allowed = credentialsOf(route);
   if (allowed.includes('public')) return { viewer, workspace: null };
@@ -29,7 +30,8 @@ export function authorize(request: AuthorizeRequest, workspaces: WorkspaceDirect
     case 'public':
       throw unauthorized(identified.problem);
     case 'key':
-      if (!allowed.includes('key')) throw forbidden('This route needs a signed-in session; API keys cannot call it');
+      if (!allowed.includes('key'))
+        throw forbidden('This route needs a signed-in session; API keys cannot call it');
       if (route.service && !viewer.services.includes(route.service))
         throw forbiddenService(route.service, viewer.services);
       return { viewer, workspace: mustExist(workspaces.get(viewer.workspaceId)) };
@@ -48,7 +50,9 @@ function sessionWorkspace(
   { route, params, requestedWorkspace }: AuthorizeRequest,
   workspaces: WorkspaceDirectory,
 ): WorkspaceRef {
-  const sessionAllowed = allowed.some((c) => c === 'session' || c === 'workspaceOwner' || c === 'instanceOwner');
+  const sessionAllowed = allowed.some(
+    (c) => c === 'session' || c === 'workspaceOwner' || c === 'instanceOwner',
+  );
   if (!sessionAllowed) throw forbidden('This route needs an API key; a session cannot call it');
   if (!viewer.approved || !viewer.userId) {
     if (route.allowUnapproved) return { id: '', name: '', ownerId: '' };

@@ -50,6 +50,7 @@ export type RouteDefinition<P = undefined, Q = undefined, B = undefined> = {
   handler: (input: RouteInput<P, Q, B>, services: Services) => unknown;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: a list of routes with different schemas; each is checked where defined
 export type AnyRoute = RouteDefinition<any, any, any>;
 
 export function defineRoute<

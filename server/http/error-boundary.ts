@@ -31,7 +31,8 @@ export function toResponse(error: unknown, log: Logger) {
     return { status: 400, body: { error: error400, issues }, headers: {} };
   }
   const status = (error as { status?: number; expose?: boolean }).status;
-  if (status && status >= 400 && status < 500) return { status, body: { error: clientMessage(error) }, headers: {} };
+  if (status && status >= 400 && status < 500)
+    return { status, body: { error: clientMessage(error) }, headers: {} };
   log.error(error);
   return { status: 500, body: { error: 'Internal server error' }, headers: {} };
 }

@@ -13,9 +13,11 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new HttpError(400, message, details);
-export const unauthorized = (message = 'Authentication required: send a session cookie or `Authorization: Bearer <API key>`') =>
-  new HttpError(401, message);
-export const forbidden = (message: string, details?: Record<string, unknown>) => new HttpError(403, message, details);
+export const unauthorized = (
+  message = 'Authentication required: send a session cookie or `Authorization: Bearer <API key>`',
+) => new HttpError(401, message);
+export const forbidden = (message: string, details?: Record<string, unknown>) =>
+  new HttpError(403, message, details);
 export const forbiddenService = (service: string, enabledServices: string[]) =>
   new HttpError(403, `This API key is not enabled for the ${service} service`, { service, enabledServices });
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
@@ -28,7 +30,12 @@ export const rangeNotSatisfiable = (size: number) =>
 export const unprocessable = (message: string, details?: Record<string, unknown>) =>
   new HttpError(422, message, details);
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, `Rate limit exceeded; retry in ${retryAfterSeconds} s`, {}, {
-    'Retry-After': String(retryAfterSeconds),
-  });
+  new HttpError(
+    429,
+    `Rate limit exceeded; retry in ${retryAfterSeconds} s`,
+    {},
+    {
+      'Retry-After': String(retryAfterSeconds),
+    },
+  );
 export const serviceUnavailable = (message: string) => new HttpError(503, message);

@@ -7,7 +7,7 @@ import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { unsupportedMediaType } from './errors.js';
-import { checkSessionOrigin } from './origin-check.js';
+import { addressedOrigins, checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
 import { readJsonBody } from './read-json.js';
 import { isReply, type Reply } from './reply.js';
@@ -48,7 +48,7 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimi
   );
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
   if (viewer.kind === 'session' && workspace)
-    checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx, deps));
+    checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx.req.headers.host, deps.ownOrigins()));
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) deps.limiter.take(limitId);
@@ -66,16 +66,6 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimi
   writeResult(ctx, result, route.status ?? 200);
 }
 
-/**
- * Our own origins as this request addressed us. `localhost:P` and `127.0.0.1:P` are different sites
- * (public pages may be served from one, the dashboard from the other), so a write to one from the other is
- * cross-origin too: only the exact scheme, host and port the request went to passes (DESIGN §4).
- */
-function addressedOrigins(ctx: Context, deps: MountDeps): string[] {
-  const host = (ctx.req.headers.host ?? '').toLowerCase();
-  return deps.ownOrigins().filter((origin) => new URL(origin).host === host);
-}
-
 async function readJson(ctx: Context, limit: number): Promise<unknown> {
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (!hasBody) return undefined;
@@ -84,13 +74,13 @@ async function readJson(ctx: Context, limit: number): Promise<unknown> {
 }
 
 export function writeResult(ctx: Context, result: unknown, status: number): void {
-  if (isReply(result)) return writeReply(ctx, result);
-  if (result === undefined) {
+  if (isReply(result)) writeReply(ctx, result);
+  else if (result === undefined) {
     ctx.status = 204;
-    return;
+  } else {
+    ctx.status = status;
+    ctx.body = result;
   }
-  ctx.status = status;
-  ctx.body = result;
 }
 
 function writeReply(ctx: Context, reply: Reply): void {
@@ -99,7 +89,10 @@ function writeReply(ctx: Context, reply: Reply): void {
     return;
   }
   if (reply.headers) ctx.set(reply.headers);
-  if (reply.kind === 'redirect') return ctx.redirect(reply.url);
+  if (reply.kind === 'redirect') {
+    ctx.redirect(reply.url);
+    return;
+  }
   if (reply.kind === 'empty') {
     ctx.status = reply.status;
     return;

@@ -12,6 +12,7 @@ import { authorize, type WorkspaceDirectory } from './authorize.js';
 import { toResponse } from './error-boundary.js';
 import { HttpError } from './errors.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
+import { addressedOrigins } from './origin-check.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type SocketInput = {
@@ -51,7 +52,7 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
       checkHost(req, deps.hostPolicy);
       const url = new URL(req.url ?? '/', 'http://placeholder');
       const found = routes.map((r) => ({ ...r, m: r.match(url.pathname) })).find((r) => r.m);
-      if (!found || !found.m) throw new HttpError(404, `Not found: ${url.pathname}`);
+      if (!found?.m) throw new HttpError(404, `Not found: ${url.pathname}`);
       const params = found.m.params as Record<string, string>;
       const input = authorizeUpgrade(req, url, found.socket, params, deps);
       wss.handleUpgrade(req, stream, head, (ws) => found.socket.handler(ws, input, deps.services));
@@ -77,7 +78,10 @@ function authorizeUpgrade(
     { route: socket, identified, params, requestedWorkspace },
     deps.workspaces,
   );
-  if (viewer.kind === 'session' && !deps.ownOrigins().includes(req.headers.origin ?? ''))
+  if (
+    viewer.kind === 'session' &&
+    !addressedOrigins(req.headers.host, deps.ownOrigins()).includes(req.headers.origin ?? '')
+  )
     throw new HttpError(403, 'Cross-origin WebSocket refused: Origin does not match this server');
   return { workspace: workspace!, viewer, params, query: url.searchParams };
 }

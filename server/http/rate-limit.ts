@@ -14,7 +14,8 @@ export function createRateLimiter({ perMinute, burst }: RateLimitOptions, now = 
     bucket.tokens = Math.min(burst, bucket.tokens + Math.max(0, t - bucket.at) * refillPerMs);
     bucket.at = t;
     buckets.set(id, bucket);
-    if (bucket.tokens < 1) throw tooManyRequests(Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)));
+    if (bucket.tokens < 1)
+      throw tooManyRequests(Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)));
     bucket.tokens -= 1;
     if (buckets.size > 10_000) sweep(t);
   }

@@ -1,6 +1,8 @@
 // JSON request bodies: UTF-8 only (RFC 8259 §8.1) and decoded strictly, so invalid bytes are a 400 rather
-// than silently stored as U+FFFD; bounded by the JSON limit; prototype keys refused (anchors I.31).
+// than silently stored as U+FFFD (co-body, under koa-body, decodes leniently); bounded by the JSON limit
+// through raw-body; prototype keys refused (anchors I.31).
 import type { IncomingMessage } from 'node:http';
+import getRawBody from 'raw-body';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -10,7 +12,10 @@ export async function readJsonBody(req: IncomingMessage, charset: string, limit:
   if (charset && charset !== 'utf-8' && charset !== 'utf8')
     throw unsupportedMediaType(`Send JSON as UTF-8 (got charset=${charset})`);
   if (Number(req.headers['content-length']) > limit) throw payloadTooLarge('Request body is too large');
-  const bytes = await readBytes(req, limit);
+  const bytes = await getRawBody(req, { limit }).catch((error: { type?: string }) => {
+    if (error.type === 'entity.too.large') throw payloadTooLarge('Request body is too large');
+    throw badRequest('Request body could not be read');
+  });
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -47,35 +52,4 @@ function prototypeKeyIn(root: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Stops reading (without destroying the socket, so the 413 can still be sent) once past the limit. */
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      cleanup();
-      req.pause();
-      reject(payloadTooLarge('Request body is too large'));
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = () => {
-      cleanup();
-      reject(badRequest('Request body could not be read'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }

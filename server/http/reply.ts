@@ -2,7 +2,13 @@
 import type { Readable } from 'node:stream';
 
 export type Reply =
-  | { kind: 'bytes'; contentType: string; body: Buffer | string; headers?: Record<string, string>; status?: number }
+  | {
+      kind: 'bytes';
+      contentType: string;
+      body: Buffer | string;
+      headers?: Record<string, string>;
+      status?: number;
+    }
   | { kind: 'stream'; contentType: string; body: Readable; headers?: Record<string, string>; status?: number }
   | { kind: 'redirect'; url: string; headers?: Record<string, string> }
   | { kind: 'empty'; status: number; headers?: Record<string, string> }

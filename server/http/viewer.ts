@@ -1,5 +1,12 @@
 // Who is calling, after authentication (authenticate.ts) and workspace resolution (authorize.ts).
-export const SERVICE_NAMES = ['assets', 'transcription', 'realtime', 'diagrams', 'artifacts', 'charts'] as const;
+export const SERVICE_NAMES = [
+  'assets',
+  'transcription',
+  'realtime',
+  'diagrams',
+  'artifacts',
+  'charts',
+] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Credentials a route can accept. `workspaceOwner` = a session that owns the workspace in `:id`. */
@@ -9,7 +16,14 @@ export type GrantInfo = { id: string; purpose: string; workspaceId: string; [fie
 
 export type Viewer =
   | { kind: 'public' }
-  | { kind: 'session'; sessionId: string; email: string; userId: string | null; approved: boolean; isInstanceOwner: boolean }
+  | {
+      kind: 'session';
+      sessionId: string;
+      email: string;
+      userId: string | null;
+      approved: boolean;
+      isInstanceOwner: boolean;
+    }
   | { kind: 'key'; keyId: string; workspaceId: string; services: ServiceName[] }
   | { kind: 'grant'; grant: GrantInfo };
 

@@ -114,7 +114,7 @@ export const listAssets = defineRoute({
   handler: ({ workspace, query, origin }, { assets }) => {
     const page = assets.list(workspace.id, query);
     return {
-      assets: page.rows.map((a: AssetRecord) => presentAsset(a, origin)),
+      data: page.rows.map((a: AssetRecord) => presentAsset(a, origin)),
       nextCursor: page.nextCursor,
     };
   },

@@ -61,7 +61,7 @@ export const Asset = z.object({
 });
 export type Asset = z.infer<typeof Asset>;
 
-export const AssetList = z.object({ assets: z.array(Asset), nextCursor: z.string().nullable() });
+export const AssetList = z.object({ data: z.array(Asset), nextCursor: z.string().nullable() });
 
 export const ListAssetsQuery = z.object({
   type: AssetType.optional(),

@@ -45,13 +45,16 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     return waitlist.insert({ id: newId('wl'), email, status, createdAt: at, updatedAt: at });
   }
 
-  /** Mints a one-time sign-in link; without a mailer it is printed and listed for the owner. */
-  async function mintSignInLink(email: string, origin: string): Promise<string> {
+  /**
+   * Mints a one-time sign-in link; without a mailer it is printed and listed for the owner. The start-up
+   * owner link is printed by its caller as `Owner sign-in:` instead (`announce: false`).
+   */
+  async function mintSignInLink(email: string, origin: string, { announce = true } = {}): Promise<string> {
     const token = newToken();
     const expiresAt = new Date(Date.now() + LINK_MINUTES * 60_000).toISOString();
     await links.insert({ id: hashToken(token), email, createdAt: now(), expiresAt });
     const url = `${origin}/auth/callback?token=${token}`;
-    if (!isOwnerEmail(email)) {
+    if (announce) {
       recentLinks.unshift({ email, url, expiresAt });
       recentLinks.splice(50);
       log(`Sign-in link for ${email}: ${url}`);

@@ -72,7 +72,7 @@ export const Transcript = z.object({
 });
 export type Transcript = z.infer<typeof Transcript>;
 export const TranscriptList = z.object({
-  transcripts: z.array(TranscriptSummary),
+  data: z.array(TranscriptSummary),
   nextCursor: z.string().nullable(),
 });
 

@@ -235,7 +235,7 @@ export function createTranscriptService({
     find,
     list: (workspaceId: string, query: ListTranscriptsQuery) => {
       const page = listTranscriptRecords(transcripts(workspaceId).all(), query);
-      return { transcripts: page.rows.map(presentSummary), nextCursor: page.nextCursor };
+      return { data: page.rows.map(presentSummary), nextCursor: page.nextCursor };
     },
     remove,
     retry,

@@ -54,27 +54,24 @@ describe('assets API: upload → list → patch → serve → delete', () => {
       expect(r.status).toBe(201);
     }
     const all = await (await s.api('/api/v1/assets?limit=200')).json();
-    expect(all.assets.length).toBe(7);
-    expect(all.assets[0].displayName).toBe('note-4.txt');
+    expect(all.data.length).toBe(7);
+    expect(all.data[0].displayName).toBe('note-4.txt');
     expect(all.nextCursor).toBeNull();
     const docs = await (await s.api('/api/v1/assets?type=document')).json();
-    expect(docs.assets.map((a: { type: string }) => a.type)).toEqual(Array(5).fill('document'));
+    expect(docs.data.map((a: { type: string }) => a.type)).toEqual(Array(5).fill('document'));
     const odd = await (await s.api('/api/v1/assets?tags=odd')).json();
-    expect(odd.assets.map((a: { displayName: string }) => a.displayName)).toEqual([
-      'note-3.txt',
-      'note-1.txt',
-    ]);
+    expect(odd.data.map((a: { displayName: string }) => a.displayName)).toEqual(['note-3.txt', 'note-1.txt']);
     const search = await (await s.api('/api/v1/assets?search=PICTURE')).json();
-    expect(search.assets.map((a: { displayName: string }) => a.displayName)).toEqual(['A picture']);
+    expect(search.data.map((a: { displayName: string }) => a.displayName)).toEqual(['A picture']);
     const seen: string[] = [];
     let cursor = '';
     for (let page = 0; page < 10; page++) {
       const body = await (await s.api(`/api/v1/assets?limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json();
-      seen.push(...body.assets.map((a: { id: string }) => a.id));
+      seen.push(...body.data.map((a: { id: string }) => a.id));
       if (!body.nextCursor) break;
       cursor = body.nextCursor;
     }
-    expect(seen).toEqual(all.assets.map((a: { id: string }) => a.id));
+    expect(seen).toEqual(all.data.map((a: { id: string }) => a.id));
   });
 
   it.each(['0', '201', 'abc', '1.5'])('rejects limit=%s with 400', async (limit) => {
@@ -84,7 +81,7 @@ describe('assets API: upload → list → patch → serve → delete', () => {
   });
 
   it('patches displayName and tags only; unknown fields are 400', async () => {
-    const [first] = (await (await s.api('/api/v1/assets?limit=1')).json()).assets;
+    const [first] = (await (await s.api('/api/v1/assets?limit=1')).json()).data;
     const patch = (body: unknown) =>
       s.api(`/api/v1/assets/${first.id}`, {
         method: 'PATCH',
@@ -101,7 +98,7 @@ describe('assets API: upload → list → patch → serve → delete', () => {
 
   it('keeps usage exact through upload and delete, and delete removes bytes and derivatives', async () => {
     const list = async () =>
-      (await (await s.api('/api/v1/assets?limit=200')).json()).assets as {
+      (await (await s.api('/api/v1/assets?limit=200')).json()).data as {
         id: string;
         size: number;
         key: string;
@@ -140,7 +137,7 @@ describe('assets API: upload → list → patch → serve → delete', () => {
     const bob = await s.srv.signInApproved('bob@example.com');
     const bearer = await s.srv.createKey({ services: ['assets'], session: bob });
     const asBob = s.srv.as({ bearer });
-    const [mine] = (await (await s.api('/api/v1/assets?limit=1')).json()).assets;
+    const [mine] = (await (await s.api('/api/v1/assets?limit=1')).json()).data;
     for (const method of ['GET', 'DELETE'])
       expect((await asBob(`/api/v1/assets/${mine.id}`, { method })).status).toBe(404);
     const patched = await asBob(`/api/v1/assets/${mine.id}`, {
@@ -148,7 +145,7 @@ describe('assets API: upload → list → patch → serve → delete', () => {
       body: JSON.stringify({ displayName: 'x' }),
     });
     expect(patched.status).toBe(404);
-    expect((await (await asBob('/api/v1/assets')).json()).assets).toEqual([]);
+    expect((await (await asBob('/api/v1/assets')).json()).data).toEqual([]);
   });
 
   it('a key without the assets service gets 403 naming it; no credential gets 401', async () => {

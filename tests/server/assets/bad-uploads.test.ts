@@ -17,7 +17,7 @@ async function expectRefused(res: RawResponse, status: number, message: RegExp) 
   expect(res.json.error).toMatch(message);
   await new Promise((r) => setTimeout(r, 50));
   expect(await s.storedFiles()).toEqual([]);
-  expect((await (await s.api('/api/v1/assets')).json()).assets).toEqual([]);
+  expect((await (await s.api('/api/v1/assets')).json()).data).toEqual([]);
   expect((await s.api('/api/v1/assets')).status).toBe(200);
 }
 

@@ -67,7 +67,7 @@ describe('client-upload grants', () => {
     const second = await clientUpload(body.grant);
     expect(second.status).toBe(410);
     expect(second.headers['access-control-allow-origin']).toBe('*');
-    const listed = (await (await s.api('/api/v1/assets?tags=client')).json()).assets;
+    const listed = (await (await s.api('/api/v1/assets?tags=client')).json()).data;
     expect(listed.map((a: { id: string }) => a.id)).toEqual([first.json.id]);
   });
   it('answers the preflight for POST with authorization and content-type', async () => {

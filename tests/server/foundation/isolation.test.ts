@@ -134,9 +134,9 @@ describe('workspace isolation', () => {
     };
     expect(personalKeys.data.map((k) => k.id)).not.toContain(key.id);
     const assets = (await (await srv.as({ bearer: key.secret })('/api/v1/assets')).json()) as {
-      assets: unknown[];
+      data: unknown[];
     };
-    expect(assets.assets).toEqual([]);
+    expect(assets.data).toEqual([]);
   });
 
   it('lists only your own workspaces and keys', async () => {

@@ -160,7 +160,7 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
 
   it('a socket closed without a close message keeps nothing; a key with realtime may connect directly', async () => {
     const before = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json)
-      .transcripts.length;
+      .data.length;
     const direct = connect(`${srv.url.replace('http', 'ws')}/api/v1/realtime/ws`, {
       authorization: `Bearer ${key}`,
     });
@@ -173,7 +173,7 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
     await direct.closed;
     await new Promise((r) => setTimeout(r, 200));
     const after = ((await (await srv.as({ bearer: key })('/api/v1/transcripts?limit=200')).json()) as Json)
-      .transcripts.length;
+      .data.length;
     expect(after).toBe(before);
   });
 

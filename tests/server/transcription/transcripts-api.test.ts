@@ -51,7 +51,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     expect(detail).toEqual(t);
 
     const list = (await (await api()('/api/v1/transcripts?status=completed')).json()) as Json;
-    const item = list.transcripts.find((x: Json) => x.id === t.id);
+    const item = list.data.find((x: Json) => x.id === t.id);
     expect(item).toBeTruthy();
     expect(item.segments).toBeUndefined();
     expect(item.words).toBeUndefined();
@@ -79,12 +79,12 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
 
   it('pages newest first with nextCursor and checks limit and status', async () => {
     for (let i = 0; i < 3; i++) await queueTranscript(srv, key, fx.speechBytes);
-    const all = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).transcripts as Json[];
+    const all = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data as Json[];
     const seen: string[] = [];
     let cursor = '';
     for (;;) {
       const page = (await (await api()(`/api/v1/transcripts?limit=2${cursor}`)).json()) as Json;
-      seen.push(...page.transcripts.map((t: Json) => t.id));
+      seen.push(...page.data.map((t: Json) => t.id));
       if (!page.nextCursor) break;
       cursor = `&cursor=${page.nextCursor}`;
     }
@@ -127,8 +127,8 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
 
   it('answers 413 over 4 MiB, enforced while streaming, and leaves nothing behind', async () => {
     const assetsBefore = srv.services.assets.usage(await workspaceOf()).assets;
-    const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json)
-      .transcripts.length;
+    const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
+      .length;
     const big = Buffer.alloc((4 << 20) + 1024, 1);
     const res = await transcribe(audioForm(big, 'big.wav'));
     expect(res.status).toBe(413);
@@ -143,8 +143,8 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(srv.services.assets.usage(await workspaceOf()).assets).toBe(assetsBefore);
-    const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json)
-      .transcripts.length;
+    const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
+      .length;
     expect(transcriptsAfter).toBe(transcriptsBefore);
     expect(readdirSync(join(srv.dataDir, 'tmp')).filter((f) => f.startsWith('upload-'))).toEqual([]);
   });
