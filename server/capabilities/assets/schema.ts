@@ -1,5 +1,6 @@
 /** Asset records, their JSON shape and the request schemas of the assets routes. */
 import { z } from 'zod';
+import { PageQuery } from '../../http/paging.js';
 
 export const ASSET_TYPES = ['image', 'audio', 'video', 'document', 'svg', 'other'] as const;
 export const AssetType = z.enum(ASSET_TYPES);
@@ -77,13 +78,7 @@ export const ListAssetsQuery = z.object({
             .filter(Boolean)
         : [],
     ),
-  limit: z.coerce
-    .number({ message: 'limit must be a number between 1 and 200' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be between 1 and 200')
-    .max(200, 'limit must be between 1 and 200')
-    .default(50),
-  cursor: z.string().max(200).optional(),
+  ...PageQuery,
 });
 export type ListAssetsQuery = z.infer<typeof ListAssetsQuery>;
 

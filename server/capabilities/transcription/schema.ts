@@ -1,5 +1,6 @@
 /** Transcript records, their JSON shapes and the request schemas of the transcription routes (DESIGN §3 Transcripts). */
 import { z } from 'zod';
+import { PageQuery } from '../../http/paging.js';
 
 export const TRANSCRIPT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export const TranscriptStatus = z.enum(TRANSCRIPT_STATUSES);
@@ -80,13 +81,7 @@ export const TranscriptParams = z.object({ id: z.string().min(1).max(64) });
 
 export const ListTranscriptsQuery = z.object({
   status: TranscriptStatus.optional(),
-  limit: z.coerce
-    .number({ message: 'limit must be a number between 1 and 200' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be between 1 and 200')
-    .max(200, 'limit must be between 1 and 200')
-    .default(50),
-  cursor: z.string().max(200).optional(),
+  ...PageQuery,
 });
 export type ListTranscriptsQuery = z.infer<typeof ListTranscriptsQuery>;
 
