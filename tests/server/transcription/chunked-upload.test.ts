@@ -147,6 +147,83 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await complete(up.uploadId)).status).toBe(200);
   });
 
+  const stats = () => ({ ...srv.services.transcription.chunked.stats });
+  const uploadDir = async (uploadId: string) => {
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    return join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', uploadId);
+  };
+
+  it('fast path: parts sent in order are assembled and hashed as they arrive; complete reads no part again', async () => {
+    const bytes = randomBytes(PART * 4 + 123);
+    const up = await beginFor(bytes, { sha256: sha256(bytes) });
+    const dir = await uploadDir(up.uploadId);
+    for (let i = 0; i < up.partCount; i++) {
+      expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+      // the assembly already holds exactly the parts received so far, byte for byte
+      expect(readFileSync(join(dir, 'assembly.tmp'))).toEqual(
+        bytes.subarray(0, Math.min(bytes.length, (i + 1) * PART)),
+      );
+    }
+    const before = stats();
+    const done = await complete(up.uploadId);
+    expect(done.status).toBe(200);
+    const { asset } = (await done.json()) as Json;
+    expect(stats()).toEqual({ ...before, fast: before.fast + 1 });
+    expect(asset.sha256).toBe(sha256(bytes));
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(bytes);
+    expect(existsSync(dir)).toBe(false);
+    // idempotent: the second complete answers the same asset and joins nothing
+    const again = (await (await complete(up.uploadId)).json()) as Json;
+    expect(again.asset.id).toBe(asset.id);
+    expect(stats()).toEqual({ ...before, fast: before.fast + 1 });
+  });
+
+  it('a re-PUT of an already assembled part with other bytes drops the fast path: the whole hash is still right', async () => {
+    const bytes = randomBytes(PART * 3 + 7);
+    const up = await beginFor(bytes); // no declared sha256: the asset's hash is what the server computed
+    for (let i = 0; i < up.partCount; i++)
+      expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+    const changed = Buffer.from(bytes);
+    randomBytes(PART).copy(changed, PART); // part 1 replaced by other bytes of the same size
+    expect((await put(up.uploadId, 1, part(changed, 1))).status).toBe(200);
+    const before = stats();
+    const { asset } = (await (await complete(up.uploadId)).json()) as Json;
+    expect(stats()).toEqual({ ...before, full: before.full + 1 });
+    expect(asset.sha256).toBe(sha256(changed));
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(changed);
+  });
+
+  it('a re-PUT of an assembled part with the same bytes keeps the fast path; a gap resumes from the assembly', async () => {
+    const bytes = randomBytes(PART * 4);
+    const up = await beginFor(bytes, { sha256: sha256(bytes) });
+    for (const i of [0, 1, 0, 3, 2]) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+    const before = stats();
+    const { asset } = (await (await complete(up.uploadId)).json()) as Json;
+    expect(stats()).toEqual({ ...before, resumed: before.resumed + 1 }); // assembly had 0-1; 2 and 3 read back
+    expect(asset.sha256).toBe(sha256(bytes));
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(bytes);
+  });
+
+  it('a part that fails mid-assembly does not advance it; the resend continues the fast path', async () => {
+    const bytes = randomBytes(PART * 3);
+    const up = await beginFor(bytes, { sha256: sha256(bytes) });
+    expect((await put(up.uploadId, 0, part(bytes, 0))).status).toBe(200);
+    // wrong bytes for part 1 (checksum refused) and a short part 1: both were teed, neither may count
+    expect(
+      (await put(up.uploadId, 1, part(bytes, 2), { 'x-part-sha256': sha256(part(bytes, 1)) })).status,
+    ).toBe(400);
+    expect((await put(up.uploadId, 1, part(bytes, 1).subarray(10))).status).toBe(400);
+    for (const i of [1, 2]) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+    const before = stats();
+    const done = await complete(up.uploadId);
+    expect(done.status).toBe(200);
+    expect(stats()).toEqual({ ...before, fast: before.fast + 1 });
+    expect(((await done.json()) as Json).asset.sha256).toBe(sha256(bytes));
+  });
+
   it('never mixes concurrent re-sends of one part: the stored part is one whole body', async () => {
     const bytes = randomBytes(PART * 2);
     const up = await beginFor(bytes);
@@ -163,6 +240,14 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       expect(hashes).toContain(sha256(stored));
       expect(status.receivedParts[0].sha256).toBe(sha256(stored));
     }
+    // whichever body won (teed into the assembly or not), the whole file is that body and part 1
+    const me = (await (await api()('/api/v1/me')).json()) as Json;
+    const stored = readFileSync(
+      join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId, '0.part'),
+    );
+    expect((await put(up.uploadId, 1, part(bytes, 1))).status).toBe(200);
+    const { asset } = (await (await complete(up.uploadId)).json()) as Json;
+    expect(asset.sha256).toBe(sha256(Buffer.concat([stored, part(bytes, 1)])));
   });
 
   it('never marks a part cut off mid-body as received, and leaves no temp file', async () => {

@@ -1,10 +1,13 @@
 /**
  * Bytes of a chunked upload on disk: each part streams to its own temp file and is renamed into place only when
  * whole and verified, so concurrent re-sends of one index never mix (the last rename wins with one whole body).
- * Reassembly streams the parts, in order, into one file while hashing: nothing is held in memory.
+ * Fast path: a part that arrives in order can also be teed, from the same stream pass, into the upload's assembly
+ * file at its offset and into a copy of the running whole-file hash (see uploads.ts); the copy only replaces the
+ * running hash once the part is verified and committed.
+ * Reassembly (the fallback) streams the parts, in order, into one file while hashing: nothing is held in memory.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -13,32 +16,66 @@ import { nanoid } from 'nanoid';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
 
 export const partPath = (dir: string, index: number) => join(dir, `${index}.part`);
+/** Ends in .tmp: a start-up sweep removes it with the other leftovers (the in-memory hash did not survive). */
+export const assemblyPath = (dir: string) => join(dir, 'assembly.tmp');
 
-/** Streams `body` to a temp file beside the part; resolves with it once exactly `expected` bytes came. */
+/** Where a teed part goes: `path` at byte `start`, and `hash` (a copy of the running whole-file hash). */
+export type Tee = { path: string; start: number; hash: Hash };
+
+/**
+ * Streams `body` to a temp file beside the part; resolves with it once exactly `expected` bytes came. With `tee`,
+ * the same chunks are also written to `tee.path` at `tee.start` and fed to `tee.hash`; `teed` says whether all of
+ * them landed (a failed assembly write never fails the part, it only loses the fast path).
+ */
 export async function receivePart(
   body: Readable,
   dir: string,
   index: number,
   expected: number,
-): Promise<{ tmpPath: string; size: number; sha256: string }> {
+  tee?: Tee,
+): Promise<{ tmpPath: string; size: number; sha256: string; teed: boolean }> {
   const tmpPath = join(dir, `${index}.${nanoid(10)}.tmp`);
   const hash = createHash('sha256');
   let size = 0;
+  let side: WriteStream | undefined;
+  let sideFailed = false;
+  if (tee) {
+    side = createWriteStream(tee.path, {
+      flags: tee.start === 0 ? 'w' : 'r+',
+      start: tee.start,
+      highWaterMark: 4 << 20,
+    });
+    side.on('error', () => {
+      sideFailed = true;
+    });
+  }
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > expected)
         return done(payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`));
       hash.update(chunk);
-      done(null, chunk);
+      if (!side || sideFailed) return done(null, chunk);
+      tee!.hash.update(chunk);
+      if (side.write(chunk)) return done(null, chunk);
+      // backpressure from the assembly file: go on when it drains (or fails: then without it)
+      const go = () => {
+        side!.off('drain', go);
+        side!.off('error', go);
+        done(null, chunk);
+      };
+      side.on('drain', go);
+      side.on('error', go);
     },
   });
   try {
     await pipeline(body, meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
     if (size !== expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
-    return { tmpPath, size, sha256: hash.digest('hex') };
+    const teed = side ? await finishSide(side, () => sideFailed) : false;
+    return { tmpPath, size, sha256: hash.digest('hex'), teed };
   } catch (error) {
+    if (side) await finishSide(side, () => sideFailed);
     body.resume(); // drain what the client still sends so it reads our answer
     await rm(tmpPath, { force: true });
     if (
@@ -48,6 +85,15 @@ export async function receivePart(
       throw badRequest(`Part ${index} was cut off before all its bytes arrived`);
     throw error;
   }
+}
+
+/** Ends the assembly write stream; true when every byte was written and the file closed without error. */
+function finishSide(side: WriteStream, failed: () => boolean): Promise<boolean> {
+  if (side.destroyed) return Promise.resolve(!failed() && side.writableFinished);
+  return new Promise((resolve) => {
+    side.once('close', () => resolve(!failed()));
+    side.end();
+  });
 }
 
 /** Atomic replace: readers and other writers see the old part or the new one, never a mix. */
@@ -67,17 +113,25 @@ export async function partSizesOnDisk(dir: string, partCount: number): Promise<M
   return sizes;
 }
 
-/** Concatenates parts 0..n-1 into `target`; resolves with the whole file's size and sha256. */
+/**
+ * Concatenates parts `from`..n-1 into `target`; resolves with the whole file's size and sha256. By default from
+ * part 0 into a new file; `resume` continues an assembly file that already holds parts 0..from-1 (`size` bytes,
+ * hashed into `hash`), writing from its end.
+ */
 export async function reassemble(
   dir: string,
   partCount: number,
   target: string,
+  resume?: { from: number; size: number; hash: Hash },
 ): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  const out = createWriteStream(target, { highWaterMark: 1 << 20 });
+  const hash = resume?.hash ?? createHash('sha256');
+  let size = resume?.size ?? 0;
+  const out = createWriteStream(
+    target,
+    resume ? { flags: 'r+', start: resume.size, highWaterMark: 1 << 20 } : { highWaterMark: 1 << 20 },
+  );
   async function* parts() {
-    for (let i = 0; i < partCount; i++) {
+    for (let i = resume?.from ?? 0; i < partCount; i++) {
       for await (const chunk of createReadStream(partPath(dir, i), { highWaterMark: 1 << 20 })) {
         hash.update(chunk as Buffer);
         size += (chunk as Buffer).length;

@@ -2,8 +2,16 @@
  * Chunked upload of long audio (DESIGN §3): begin → PUT parts (any order, in parallel, re-sendable) → complete,
  * which reassembles and verifies, then creates the audio asset and a pending transcript. Records live per
  * workspace (so another workspace's uploadId is simply not found); parts under <workspaceDir>/chunked/<uploadId>/.
+ *
+ * Fast path: while parts arrive in order, each one is also teed (same stream pass) into <dir>/assembly.tmp and a
+ * copy of a running whole-file SHA-256 kept in memory; the copy becomes the running hash only when the part is
+ * verified and committed. Complete then checks the part sizes on disk, finishes the hash and renames the assembly
+ * into place, or, if the assembly covers only parts 0..k-1, reads and appends just parts k.. . A re-PUT of an
+ * already appended index with different bytes, or a restart (the hash lives in memory), drops the assembly and
+ * complete joins all parts from disk as before: correctness never depends on the fast path.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { mkdir, rename, rm, truncate } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -18,7 +26,15 @@ import { newId } from '../../../store/ids.js';
 import type { Store } from '../../../store/store.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../transcripts.js';
-import { commitPart, partSizesOnDisk, reassemble, receivePart, removeStaleTemps } from './part-files.js';
+import {
+  assemblyPath,
+  commitPart,
+  partSizesOnDisk,
+  reassemble,
+  receivePart,
+  removeStaleTemps,
+  type Tee,
+} from './part-files.js';
 import {
   type BeginChunkedBody,
   type ChunkedUploadRecord,
@@ -41,6 +57,13 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
   const uploads = (workspaceId: string) => store.collection<ChunkedUploadRecord>(COLLECTION, workspaceId);
   const dirOf = (workspaceId: string, id: string) => join(store.workspaceDir(workspaceId), 'chunked', id);
   const locks = new Map<string, Promise<unknown>>();
+  /** In-order assembly state by upload id: parts 0..next-1 are in assembly.tmp (`size` bytes) and in `hash`. */
+  const assemblies = new Map<
+    string,
+    { next: number; size: number; hash: Hash; busy: boolean; broken: boolean }
+  >();
+  /** How completes joined the file: `fast` (assembly only), `resumed` (assembly + later parts), `full` (all parts). */
+  const stats = { fast: 0, resumed: 0, full: 0 };
 
   /** Runs `fn` after every earlier locked call for the same upload: commits and completes are serial. */
   function locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
@@ -75,7 +98,9 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
     };
     await mkdir(dirOf(workspaceId, record.id), { recursive: true });
-    return uploads(workspaceId).insert(record);
+    const inserted = await uploads(workspaceId).insert(record);
+    assemblies.set(record.id, { next: 0, size: 0, hash: createHash('sha256'), busy: false, broken: false });
+    return inserted;
   }
 
   /** The upload, refusing ones that can no longer take parts (410) or are finished (409). */
@@ -123,25 +148,46 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; Content-Length is ${declared}`);
     const digest = declaredDigest(req.headers);
     const dir = dirOf(workspaceId, id);
-    const part = await receivePart(req, dir, index, expected);
-    if (digest && digest !== part.sha256) {
-      await rm(part.tmpPath, { force: true });
-      throw badRequest(
-        `Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`,
-      );
+    // the next part in order, and no other PUT is teeing: this one also goes to the assembly (one at a time)
+    const asm = assemblies.get(id);
+    let tee: Tee | undefined;
+    if (asm && !asm.broken && !asm.busy && index === asm.next) {
+      asm.busy = true;
+      tee = { path: assemblyPath(dir), start: asm.size, hash: asm.hash.copy() };
     }
-    return locked(id, async () => {
-      const current = uploads(workspaceId).find(id);
-      if (current?.status !== 'open') {
+    try {
+      const part = await receivePart(req, dir, index, expected, tee);
+      if (digest && digest !== part.sha256) {
         await rm(part.tmpPath, { force: true });
-        findOpen(workspaceId, id); // throws the right status
-        throw conflict('This upload is already completed');
+        throw badRequest(
+          `Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`,
+        );
       }
-      await commitPart(part.tmpPath, dir, index);
-      const record = { size: part.size, sha256: part.sha256, receivedAt: new Date(now()).toISOString() };
-      await uploads(workspaceId).update(id, (row) => ({ ...row, parts: { ...row.parts, [index]: record } }));
-      return { index, size: part.size, sha256: part.sha256 };
-    });
+      return await locked(id, async () => {
+        const current = uploads(workspaceId).find(id);
+        if (current?.status !== 'open') {
+          await rm(part.tmpPath, { force: true });
+          findOpen(workspaceId, id); // throws the right status
+          throw conflict('This upload is already completed');
+        }
+        const previous = current.parts[index];
+        await commitPart(part.tmpPath, dir, index);
+        const state = assemblies.get(id);
+        if (state && tee && state === asm && part.teed && !state.broken && state.next === index) {
+          state.hash = tee.hash; // the part is whole, verified and in place: its bytes join the running hash
+          state.size += part.size;
+          state.next++;
+        } else if (state && index < state.next && previous?.sha256 !== part.sha256) state.broken = true;
+        const record = { size: part.size, sha256: part.sha256, receivedAt: new Date(now()).toISOString() };
+        await uploads(workspaceId).update(id, (row) => ({
+          ...row,
+          parts: { ...row.parts, [index]: record },
+        }));
+        return { index, size: part.size, sha256: part.sha256 };
+      });
+    } finally {
+      if (tee && asm) asm.busy = false;
+    }
   }
 
   function status(workspaceId: string, id: string) {
@@ -167,7 +213,7 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       if (missing.length || wrong.length)
         throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
       const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
-      const whole = await reassemble(dir, upload.partCount, target);
+      const whole = await joinWhole(id, dir, upload.partCount, target);
       if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
         await rm(target, { force: true });
         throw badRequest(
@@ -195,11 +241,34 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
     });
   }
 
+  /** The whole file at `target`: from the assembly when it is usable (fast path), else from every part. */
+  async function joinWhole(id: string, dir: string, partCount: number, target: string) {
+    const asm = assemblies.get(id);
+    assemblies.delete(id); // its hash is finished below, or it is of no use: a later complete joins all parts
+    if (!asm || asm.broken || asm.busy || asm.next === 0) {
+      stats.full++;
+      return reassemble(dir, partCount, target);
+    }
+    const path = assemblyPath(dir);
+    let whole: { size: number; sha256: string };
+    if (asm.next === partCount) {
+      stats.fast++;
+      whole = { size: asm.size, sha256: asm.hash.digest('hex') };
+    } else {
+      stats.resumed++;
+      whole = await reassemble(dir, partCount, path, { from: asm.next, size: asm.size, hash: asm.hash });
+    }
+    await truncate(path, whole.size); // nothing past the parts (a failed tee never writes past its own part)
+    await rename(path, target);
+    return whole;
+  }
+
   async function abort(workspaceId: string, id: string): Promise<void> {
     const upload = find(workspaceId, id);
     if (upload.status === 'completed')
       throw conflict('This upload is already completed; delete its transcript instead');
     await locked(id, async () => {
+      assemblies.delete(id);
       await uploads(workspaceId).update(id, { status: 'aborted', parts: {} });
       await rm(dirOf(workspaceId, id), { recursive: true, force: true });
     });
@@ -213,6 +282,7 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
         if (startup) await removeStaleTemps(dirOf(workspaceId, upload.id));
         if (!isExpired(upload)) continue;
         await locked(upload.id, async () => {
+          assemblies.delete(upload.id);
           await uploads(workspaceId).update(upload.id, { status: 'expired', parts: {} });
           await rm(dirOf(workspaceId, upload.id), { recursive: true, force: true });
         });
@@ -222,7 +292,7 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
     return swept;
   }
 
-  return { begin, putPart, status, complete, abort, sweep, present, find };
+  return { begin, putPart, status, complete, abort, sweep, present, find, stats };
 }
 
 export type ChunkedUploads = ReturnType<typeof createChunkedUploads>;
