@@ -162,7 +162,7 @@ async function uploadFolio(folio: Folio, path: string, size: number, sha256: str
     headers,
   });
   if (done.status !== 200) throw new Error(`complete: ${done.status} ${await done.text()}`);
-  return `parts ${partsSeconds.toFixed(2)} s, complete (reassemble + sha256 + asset) ${((performance.now() - c) / 1000).toFixed(2)} s`;
+  return `parts ${partsSeconds.toFixed(2)} s, complete (verify, assemble if needed, asset) ${((performance.now() - c) / 1000).toFixed(2)} s`;
 }
 
 async function startTus(directory: string): Promise<{ child: ChildProcess; pid: number; url: string }> {

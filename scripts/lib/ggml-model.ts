@@ -5,19 +5,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { ModelHeader } from '../../server/capabilities/transcription/models/model-header.js';
 
-export interface ModelDims {
-  nVocab: number;
-  audioCtx: number;
-  audioState: number;
-  audioHead: number;
-  audioLayer: number;
-  textCtx: number;
-  textState: number;
-  textHead: number;
-  textLayer: number;
-  nMels: number;
-}
+/** A model's shape: the header fields whisper.cpp reads, minus `ftype` (always f16 here). */
+export type ModelDims = Omit<ModelHeader, 'ftype'>;
 
 // n_head 1 crashes whisper.cpp 1.5.0 and f32 weights hit a missing im2col path there, so presets use 2+ heads and f16
 export const modelPresets = {

@@ -9,7 +9,9 @@ import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { sendFile } from '../../http/send-file.js';
 import { resolveImageVariant } from './image/image-variant.js';
-import { KeyParams } from './schema.js';
+import { type AssetRecord, KeyParams } from './schema.js';
+
+type FoundAsset = { record: AssetRecord; path: string };
 
 /** Active content (SVG, HTML) opened from /f still cannot run: opaque origin, nothing loads (reliability §3). */
 const SANDBOX_CSP = "default-src 'none'; sandbox";
@@ -25,20 +27,8 @@ export const serveFile = defineRoute({
   handler: async ({ params, ctx }, { assets }) => {
     const found = assets.byKey(params.key);
     if (!found) throw notFound('File');
-    const { record, path } = found;
-    const headers = {
-      'Content-Disposition': contentDisposition(record.filename, {
-        fallback: asciiFallback(record.filename),
-      }),
-      'Content-Security-Policy': SANDBOX_CSP,
-      'Cache-Control': FILE_CACHE,
-    };
-    return send(ctx, {
-      path,
-      contentType: record.contentType,
-      etag: `"${record.sha256.slice(0, 32)}"`,
-      headers,
-    });
+    const { filename } = found.record;
+    return sendAsset(ctx, found, contentDisposition(filename, { fallback: asciiFallback(filename) }));
   },
 });
 
@@ -52,18 +42,7 @@ export const serveAudio = defineRoute({
   handler: async ({ params, ctx }, { assets }) => {
     const found = assets.byKey(params.key);
     if (!found || (found.record.type !== 'audio' && found.record.type !== 'video')) throw notFound('Audio');
-    const { record, path } = found;
-    const headers = {
-      'Content-Disposition': 'inline',
-      'Content-Security-Policy': SANDBOX_CSP,
-      'Cache-Control': FILE_CACHE,
-    };
-    return send(ctx, {
-      path,
-      contentType: record.contentType,
-      etag: `"${record.sha256.slice(0, 32)}"`,
-      headers,
-    });
+    return sendAsset(ctx, found, 'inline');
   },
 });
 
@@ -88,6 +67,20 @@ export const serveImage = defineRoute({
 });
 
 export const assetServeRoutes = [serveFile, serveAudio, serveImage];
+
+/** The stored bytes of an asset, sandboxed whatever they are; `disposition` says download or inline. */
+function sendAsset(ctx: Context, { record, path }: FoundAsset, disposition: string) {
+  return send(ctx, {
+    path,
+    contentType: record.contentType,
+    etag: `"${record.sha256.slice(0, 32)}"`,
+    headers: {
+      'Content-Disposition': disposition,
+      'Content-Security-Policy': SANDBOX_CSP,
+      'Cache-Control': FILE_CACHE,
+    },
+  });
+}
 
 async function send(ctx: Context, options: Parameters<typeof sendFile>[2]) {
   try {
