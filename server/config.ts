@@ -36,8 +36,8 @@ const Config = z.object({
       rateLimitBurst: 200,
     }),
   quiet: z.boolean().default(false),
-  /** How often expired chunked uploads are swept (transcription); short in tests. */
-  chunkedSweepMs: z
+  /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
+  sweepMs: z
     .number()
     .int()
     .min(10)
