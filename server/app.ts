@@ -20,6 +20,7 @@ import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Lifecycle, Services } from './services.js';
+import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
 import { type Sweep, startSweeper } from './sweeper.js';
@@ -34,9 +35,16 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
+/** Hooks that only tests pass: injected storage faults, a small compaction threshold. */
+export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; compactionRetryMs?: number };
+
+export async function createServer(
+  input: ConfigInput | Config,
+  log: (line: string) => void = console.log,
+  seams: ServerSeams = {},
+) {
   const config = parseConfig(input as ConfigInput);
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log });
+  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...seams });
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
   const services = buildServices(config, store, lifecycle, log);

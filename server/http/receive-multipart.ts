@@ -136,7 +136,10 @@ async function writeFile(
   info: busboy.FileInfo,
 ): Promise<ReceivedFile> {
   const allowed = options.beforeFile?.(fields);
-  const limit = Math.min((allowed instanceof Promise ? await allowed : allowed)?.maxBytes ?? Infinity, options.maxBytes);
+  const limit = Math.min(
+    (allowed instanceof Promise ? await allowed : allowed)?.maxBytes ?? Infinity,
+    options.maxBytes,
+  );
   // The request may have been refused while beforeFile was deciding: then the file stream is already destroyed.
   if ((stream as Readable).destroyed) throw badRequest('The upload was refused before its file was read');
   const hash = createHash('sha256');

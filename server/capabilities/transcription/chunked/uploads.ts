@@ -13,7 +13,7 @@
  * complete joins all parts from disk as before: correctness never depends on the fast path.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, truncate } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -351,7 +351,7 @@ export function createChunkedUploads({
         await rm(dir, { recursive: true, force: true });
         orphans++;
       }
-      await rm(join(partsRoot, workspaceId), { recursive: false }).catch(() => undefined); // only if now empty
+      await rmdir(join(partsRoot, workspaceId)).catch(() => undefined); // only if now empty
     }
     return orphans;
   }
