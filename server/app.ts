@@ -12,6 +12,7 @@ import { createTranscriptionService } from './capabilities/transcription/service
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
@@ -67,6 +68,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
   app.use(router.routes());

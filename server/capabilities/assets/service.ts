@@ -143,7 +143,6 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       return record;
     } catch (error) {
       claim?.release(); // no asset was created: the holder may retry while the grant is valid
-      req.resume(); // refused before the body was read (410/401): drain it so the client sees the answer
       throw error;
     }
   }
