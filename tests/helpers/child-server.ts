@@ -22,7 +22,20 @@ export type ChildServer = {
  */
 export function spawnServer(
   args: string[],
-  { viaNpx = false, env = {}, timeoutMs = 30_000, entry = 'server/main.ts' } = {},
+  {
+    viaNpx = false,
+    env = {},
+    timeoutMs = 30_000,
+    entry = 'server/main.ts',
+    user,
+  }: {
+    viaNpx?: boolean;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    entry?: string;
+    /** Run as this user (the tests run as root in CI, where file permissions would not bind the server). */
+    user?: { uid: number; gid: number };
+  } = {},
 ): Promise<ChildServer> {
   const command = viaNpx ? 'npx' : process.execPath;
   const argv = viaNpx ? ['tsx', entry, ...args] : ['--import', 'tsx', entry, ...args];
@@ -30,6 +43,7 @@ export function spawnServer(
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));

@@ -1,6 +1,6 @@
 // A configured server in a child process, driven over HTTP only: for behaviour that depends on the server
 // and the client not sharing one event loop (early answers while the client is still sending).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../server/config.js';
@@ -9,10 +9,16 @@ import { spawnServer } from './child-server.js';
 
 export type ChildTestServer = Awaited<ReturnType<typeof startChildTestServer>>;
 
-export async function startChildTestServer(config: Partial<ConfigInput> = {}) {
+/** `user`: run the server as that user, owning its data directory. */
+export async function startChildTestServer(
+  config: Partial<ConfigInput> = {},
+  { user }: { user?: { uid: number; gid: number } } = {},
+) {
   const dataDir = await mkdtemp(join(tmpdir(), 'folio-child-'));
+  if (user) await chown(dataDir, user.uid, user.gid);
   const child = await spawnServer([JSON.stringify({ port: 0, dataDir, fsync: false, ...config })], {
     entry: 'tests/helpers/serve-config.ts',
+    user,
   });
   const { url } = child;
   const signIn = await fetch(child.ownerLink, { redirect: 'manual' });

@@ -1,4 +1,5 @@
 /** The model manager's API: catalog, installed and active models; downloads, imports and the active choice (session only). */
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 
@@ -38,7 +39,14 @@ export const importModel = defineRoute({
   method: 'POST',
   path: '/api/v1/models/import',
   auth: 'session',
-  body: z.strictObject({ path: z.string().min(1).max(4096), file: z.string().max(200).optional() }),
+  body: z.strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine(isAbsolute, 'path must be absolute (the server does not resolve it against its own folder)'),
+    file: z.string().max(200).optional(),
+  }),
   status: 201,
   summary: 'Install a ggml model file from a path on this machine (copied into the data directory)',
   handler: ({ body }, { transcription }) => transcription.models.importFrom(body.path, body.file),
