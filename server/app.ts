@@ -12,6 +12,7 @@ import { createTranscriptionService } from './capabilities/transcription/service
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
@@ -81,6 +82,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
   );
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
+  http.on('clientError', answerClientError);
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {
     resolvers,
