@@ -35,6 +35,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
 }
 
 async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimit: number) {
+  if (route.cors) ctx.set(route.cors);
   const identified = identify(
     {
       bearer: bearerOf(ctx.get('authorization') || undefined),
@@ -52,7 +53,8 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimi
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) deps.limiter.take(limitId);
-  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+  // reads and CORS preflights change nothing; every other public request counts against the client's address
+  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS')
     deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
   const params = route.params ? route.params.parse(ctx.params) : ctx.params;
   const query = route.query ? route.query.parse(ctx.query) : undefined;
