@@ -12,6 +12,8 @@ import { createTranscriptionService } from './capabilities/transcription/service
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import { answerClientError } from './http/client-error.js';
+import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
@@ -78,6 +80,7 @@ export async function createServer(
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
   app.use(router.routes());
@@ -90,6 +93,7 @@ export async function createServer(
   );
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
+  http.on('clientError', answerClientError);
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {
     resolvers,
