@@ -92,4 +92,11 @@ export const setActiveModel = defineRoute({
   handler: ({ body }, { transcription }) => transcription.models.setActive(body.name),
 });
 
-export const modelRoutes = { listModels, downloadModel, getModelDownload, importModel, setActiveModel };
+export const modelRoutes = {
+  listModels,
+  downloadModel,
+  cancelModelDownload,
+  getModelDownload,
+  importModel,
+  setActiveModel,
+};
