@@ -35,7 +35,7 @@ const targets: Record<string, { id: () => string[]; patch: object }> = {
   '/api/v1/uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
-/** Transcripts need a finished transcription to exist; tests/server/transcription checks their isolation. */
+/** Transcripts need a finished transcription to exist; tests/server/transcripts checks their isolation. */
 const COVERED_ELSEWHERE = /^\/api\/v1\/transcripts\/:id/;
 
 /** Routes with a workspace-scoped id, the id written `:id` and any other parameter filled in. */
