@@ -2,6 +2,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
+import { ActiveModel, ImportedModel, ModelDownload, ModelsOverview } from './schema.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
@@ -10,6 +11,7 @@ export const listModels = defineRoute({
   path: '/api/v1/models',
   auth: ['session', 'key'],
   service: 'transcription',
+  response: ModelsOverview,
   summary: 'Whisper models: the catalog, what is installed, the active one and downloads in progress',
   tool: 'models_list',
   handler: (_input, { models }) => models.overview(),
@@ -37,6 +39,7 @@ export const downloadModel = defineRoute({
   params: NameParams,
   body: DownloadSourceBody,
   status: 202,
+  response: ModelDownload,
   summary:
     'Start downloading a catalog model (e.g. tiny.en); follow it at GET /api/v1/models/downloads/:name',
   description:
@@ -49,6 +52,7 @@ export const cancelModelDownload = defineRoute({
   path: '/api/v1/models/downloads/:name',
   auth: 'instanceOwner',
   params: NameParams,
+  response: ModelDownload,
   summary: 'Cancel a running model download and remove what it fetched (status cancelled)',
   handler: ({ params }, { models }) => models.cancelDownload(params.name),
 });
@@ -59,6 +63,7 @@ export const getModelDownload = defineRoute({
   auth: ['session', 'key'],
   service: 'transcription',
   params: NameParams,
+  response: ModelDownload,
   summary: 'Progress of a model download: status downloading|completed|failed|cancelled, bytes and percent',
   tool: 'models_download_status',
   handler: ({ params }, { models }) => models.download(params.name),
@@ -77,6 +82,7 @@ export const importModel = defineRoute({
     file: z.string().max(200).optional(),
   }),
   status: 201,
+  response: ImportedModel,
   summary: 'Install a ggml model file from a path on this machine (copied into the data directory)',
   handler: ({ body }, { models }) => models.importFrom(body.path, body.file),
 });
@@ -88,6 +94,7 @@ export const setActiveModel = defineRoute({
   body: z.strictObject({
     name: z.string().min(1).max(200).describe('Catalog name (tiny.en) or installed file name'),
   }),
+  response: ActiveModel,
   summary: 'Choose the installed model that runs transcriptions from now on (also over --whisper-model)',
   handler: ({ body }, { models }) => models.setActive(body.name),
 });

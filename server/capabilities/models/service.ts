@@ -45,7 +45,7 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
         ? {
             file: basename(activePath),
             path: activePath,
-            source: active.overridden() ? 'whisper-model flag' : 'model manager',
+            source: active.overridden() ? ('whisper-model flag' as const) : ('model manager' as const),
           }
         : null,
       downloads: [...downloads.values()],
