@@ -1,4 +1,4 @@
-/** Chunked upload records and request/response schemas (DESIGN §3 Chunked upload). */
+/** Chunked upload records and request/response schemas (docs/transcription.md#chunked-upload). */
 import { z } from 'zod';
 import { Asset } from '../assets/schema.js';
 import { Transcript } from '../transcripts/schema.js';

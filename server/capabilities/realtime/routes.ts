@@ -1,4 +1,4 @@
-/** Realtime voice sessions (DESIGN §3 Realtime): mint a short-lived, single-use client secret, then stream over WebSocket. */
+/** Realtime voice sessions (docs/transcription.md#realtime): mint a short-lived, single-use client secret, then stream over WebSocket. */
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 import { defineSocket } from '../../http/mount-sockets.js';

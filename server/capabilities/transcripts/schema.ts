@@ -1,4 +1,4 @@
-/** Transcript records, their JSON shapes and the request schemas of the transcription routes (DESIGN §3 Transcripts). */
+/** Transcript records, their JSON shapes and the request schemas of the transcription routes (docs/transcription.md). */
 import { z } from 'zod';
 import { PageQuery } from '../../http/paging.js';
 

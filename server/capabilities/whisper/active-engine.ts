@@ -1,7 +1,7 @@
 /**
  * The engine for the active model: `--whisper-model` from start-up, else the model chosen in the model manager.
  * Built lazily (no model, no worker) and rebuilt when the active model changes. When there is no usable model,
- * `engine()` throws an error whose message says how to install one (DESIGN §2).
+ * `engine()` throws an error whose message says how to install one (docs/headless.md).
  */
 import { basename, join } from 'node:path';
 import { readModelHeader } from '../models/model-header.js';

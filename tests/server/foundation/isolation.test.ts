@@ -1,4 +1,4 @@
-// Spec §1 rule 1, DESIGN §3: another workspace's ids answer 404 (never 403) and change nothing.
+// Another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { credentialsOf } from '../../../server/http/define-route.js';
