@@ -57,7 +57,7 @@ export const capabilities: Capability[] = [
     routes: assetServing,
   },
   { name: 'reference', title: 'Reference', routes: reference },
-  { name: 'home', title: 'Dashboard', routes: home },
+  { name: 'home', title: 'Dashboard', routes: { ...home, ...home.dashboardSections } },
 ];
 
 const isRoute = (value: unknown): value is AnyRoute =>

@@ -1,0 +1,61 @@
+// API types, derived from the server's own zod schemas and services (type-only: erased at build), so the
+// dashboard cannot drift from the route table. Nothing here is written by hand.
+import type { z } from 'zod';
+import type {
+  Asset as AssetSchema,
+  AssetList as AssetListSchema,
+  ASSET_TYPES,
+} from '@server/capabilities/assets/schema';
+import type {
+  Me as MeSchema,
+  Profile as ProfileSchema,
+  SignInLink as SignInLinkSchema,
+  WaitlistEntry as WaitlistEntrySchema,
+} from '@server/capabilities/identity/schema';
+import type { ApiKey as ApiKeySchema, CreatedApiKey as CreatedApiKeySchema } from '@server/capabilities/keys/schema';
+import type {
+  ChunkedUpload as ChunkedUploadSchema,
+  CompletedUpload as CompletedUploadSchema,
+} from '@server/capabilities/transcription/chunked/schema';
+import type { ModelManager } from '@server/capabilities/transcription/model-manager';
+import type { RealtimeSession as RealtimeSessionSchema } from '@server/capabilities/transcription/realtime/routes';
+import type {
+  EXPORT_FORMATS,
+  TRANSCRIPT_STATUSES,
+  Transcript as TranscriptSchema,
+  TranscriptList as TranscriptListSchema,
+  TranscriptSummary as TranscriptSummarySchema,
+} from '@server/capabilities/transcription/schema';
+import type {
+  Workspace as WorkspaceSchema,
+  WorkspaceWithUsage as WorkspaceWithUsageSchema,
+} from '@server/capabilities/workspaces/schema';
+import type { SERVICE_NAMES } from '@server/http/viewer';
+
+type Out<S extends z.ZodType> = z.output<S>;
+
+export type Me = Out<typeof MeSchema>;
+export type Profile = Out<typeof ProfileSchema>;
+export type Workspace = Out<typeof WorkspaceSchema>;
+export type WorkspaceWithUsage = Out<typeof WorkspaceWithUsageSchema>;
+export type ApiKey = Out<typeof ApiKeySchema>;
+export type CreatedApiKey = Out<typeof CreatedApiKeySchema>;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+/** GET /api/v1/services: its response schema is inline in the route (not exported), so only the names are derived. */
+export type ServiceList = { data: { name: ServiceName; description: string }[] };
+export type Asset = Out<typeof AssetSchema>;
+export type AssetList = Out<typeof AssetListSchema>;
+export type AssetType = (typeof ASSET_TYPES)[number];
+export type Transcript = Out<typeof TranscriptSchema>;
+export type TranscriptSummary = Out<typeof TranscriptSummarySchema>;
+export type TranscriptList = Out<typeof TranscriptListSchema>;
+export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ChunkedUpload = Out<typeof ChunkedUploadSchema>;
+export type CompletedUpload = Out<typeof CompletedUploadSchema>;
+export type RealtimeSession = Out<typeof RealtimeSessionSchema>;
+export type WaitlistEntry = Out<typeof WaitlistEntrySchema>;
+export type SignInLink = Out<typeof SignInLinkSchema>;
+export type ModelOverview = Awaited<ReturnType<ModelManager['overview']>>;
+export type ModelDownload = ReturnType<ModelManager['download']>;
+export type List<T> = { data: T[]; nextCursor?: string | null };
