@@ -26,7 +26,8 @@ function* files(dir: string): Generator<string> {
 export function dashboardFingerprint(root: string): string {
   const hash = createHash('sha256');
   const inputs = [...files(join(root, 'renderer'))].sort();
-  for (const extra of ['vite.config.ts', 'package-lock.json']) if (existsSync(join(root, extra))) inputs.push(join(root, extra));
+  for (const extra of ['vite.config.ts', 'package-lock.json'])
+    if (existsSync(join(root, extra))) inputs.push(join(root, extra));
   for (const path of inputs) {
     hash.update(relative(root, path));
     hash.update(readFileSync(path));
@@ -50,22 +51,35 @@ export function precompress(dir: string): void {
     if (!COMPRESSIBLE.test(path) || path.endsWith(INFO)) continue;
     const bytes = readFileSync(path);
     if (bytes.length < 512) continue;
-    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const br = brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
     const gz = gzipSync(bytes, { level: 9 });
     if (br.length < bytes.length) writeFileSync(`${path}.br`, br);
     if (gz.length < bytes.length) writeFileSync(`${path}.gz`, gz);
   }
 }
 
-export async function buildDashboard(root: string, { force = false, quiet = false } = {}): Promise<DashboardBuild> {
+export async function buildDashboard(
+  root: string,
+  { force = false, quiet = false } = {},
+): Promise<DashboardBuild> {
   const started = Date.now();
   const outDir = dashboardOutDir(root);
   const fingerprint = dashboardFingerprint(root);
-  if (!force && dashboardIsFresh(root, fingerprint)) return { status: 'up-to-date', ms: Date.now() - started, outDir };
+  if (!force && dashboardIsFresh(root, fingerprint))
+    return { status: 'up-to-date', ms: Date.now() - started, outDir };
   const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn', mode: 'production' });
+  await build({
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: quiet ? 'error' : 'warn',
+    mode: 'production',
+  });
   precompress(outDir);
-  writeFileSync(join(outDir, INFO), JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    join(outDir, INFO),
+    JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }, null, 2),
+  );
   return { status: 'built', ms: Date.now() - started, outDir };
 }
 

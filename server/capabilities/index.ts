@@ -9,6 +9,8 @@ import * as identity from './identity/routes.js';
 import * as keys from './keys/routes.js';
 import * as reference from './reference/routes.js';
 import * as serviceRegistry from './service-registry/routes.js';
+import * as sessionUploads from './session-uploads/routes.js';
+import * as settings from './settings/routes.js';
 import * as chunkedUploads from './transcription/chunked/routes.js';
 import { transcriptionDocs } from './transcription/docs.js';
 import * as models from './transcription/model-routes.js';
@@ -56,6 +58,8 @@ export const capabilities: Capability[] = [
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServing,
   },
+  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploads },
+  { name: 'settings', title: 'Instance settings (instance owner)', routes: settings },
   { name: 'reference', title: 'Reference', routes: reference },
   { name: 'home', title: 'Dashboard', routes: { ...home, ...home.dashboardSections } },
 ];

@@ -8,7 +8,9 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 
-export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchChromium(
+  extraArgs: string[] = [],
+): Promise<{ browser: Browser; close(): Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), 'folio-e2e-'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,

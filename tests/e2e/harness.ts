@@ -17,7 +17,9 @@ export type E2E = {
   close(): Promise<void>;
 };
 
-export async function startE2E(options: { config?: Partial<ConfigInput>; chromiumArgs?: string[] } = {}): Promise<E2E> {
+export async function startE2E(
+  options: { config?: Partial<ConfigInput>; chromiumArgs?: string[] } = {},
+): Promise<E2E> {
   await ensureDashboard();
   const srv = await startTestServer(options.config);
   const chromium = await launchChromium(options.chromiumArgs);
@@ -25,7 +27,9 @@ export async function startE2E(options: { config?: Partial<ConfigInput>; chromiu
   page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  const link = await srv.services.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, { announce: false });
+  const link = await srv.services.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, {
+    announce: false,
+  });
   await page.goto(link);
   await page.waitForSelector('nav[aria-label="Folio"]');
   return {

@@ -7,7 +7,11 @@ export const screenshotDir = fileURLToPath(new URL('../../screenshots/', import.
 
 export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
-  await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, {}, theme === 'dark');
+  await page.waitForFunction(
+    (dark) => document.documentElement.classList.contains('dark') === dark,
+    {},
+    theme === 'dark',
+  );
 }
 
 /** Both themes of what the page shows now; leaves the page in light. */

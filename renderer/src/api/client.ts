@@ -42,7 +42,10 @@ export function workspaceHeaders(noWorkspace = false): Record<string, string> {
 
 /** Sends a request and answers the parsed JSON (undefined for 204); throws ApiError for any error status. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...workspaceHeaders(options.noWorkspace) };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...workspaceHeaders(options.noWorkspace),
+  };
   let body: BodyInit | undefined;
   if (options.body instanceof Blob || options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {

@@ -1,10 +1,10 @@
 // API types, derived from the server's own zod schemas and services (type-only: erased at build), so the
 // dashboard cannot drift from the route table. Nothing here is written by hand.
-import type { z } from 'zod';
+
 import type {
-  Asset as AssetSchema,
-  AssetList as AssetListSchema,
   ASSET_TYPES,
+  AssetList as AssetListSchema,
+  Asset as AssetSchema,
 } from '@server/capabilities/assets/schema';
 import type {
   Me as MeSchema,
@@ -12,7 +12,10 @@ import type {
   SignInLink as SignInLinkSchema,
   WaitlistEntry as WaitlistEntrySchema,
 } from '@server/capabilities/identity/schema';
-import type { ApiKey as ApiKeySchema, CreatedApiKey as CreatedApiKeySchema } from '@server/capabilities/keys/schema';
+import type {
+  ApiKey as ApiKeySchema,
+  CreatedApiKey as CreatedApiKeySchema,
+} from '@server/capabilities/keys/schema';
 import type {
   ChunkedUpload as ChunkedUploadSchema,
   CompletedUpload as CompletedUploadSchema,
@@ -22,8 +25,8 @@ import type { RealtimeSession as RealtimeSessionSchema } from '@server/capabilit
 import type {
   EXPORT_FORMATS,
   TRANSCRIPT_STATUSES,
-  Transcript as TranscriptSchema,
   TranscriptList as TranscriptListSchema,
+  Transcript as TranscriptSchema,
   TranscriptSummary as TranscriptSummarySchema,
 } from '@server/capabilities/transcription/schema';
 import type {
@@ -31,6 +34,7 @@ import type {
   WorkspaceWithUsage as WorkspaceWithUsageSchema,
 } from '@server/capabilities/workspaces/schema';
 import type { SERVICE_NAMES } from '@server/http/viewer';
+import type { z } from 'zod';
 
 type Out<S extends z.ZodType> = z.output<S>;
 

@@ -12,12 +12,23 @@ export type UploadRequest = {
   signal?: AbortSignal;
 };
 
-export function sendWithProgress<T>({ url, method = 'POST', body, headers, onProgress, signal }: UploadRequest) {
+export function sendWithProgress<T>({
+  url,
+  method = 'POST',
+  body,
+  headers,
+  onProgress,
+  signal,
+}: UploadRequest) {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     xhr.withCredentials = true;
-    for (const [name, value] of Object.entries({ ...workspaceHeaders(), Accept: 'application/json', ...headers }))
+    for (const [name, value] of Object.entries({
+      ...workspaceHeaders(),
+      Accept: 'application/json',
+      ...headers,
+    }))
       xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.total || 0 });
     xhr.onload = () => {

@@ -29,13 +29,19 @@ export function AppShell({ profile }: { profile: Profile }) {
       <div className="app">
         <Sidebar profile={profile} onOpenPalette={() => setPaletteOpen(true)} />
         <main className="main" id="main" tabIndex={-1}>
-          {navigation.state === 'loading' && <div className="nav-progress" role="progressbar" aria-label="Loading screen" />}
+          {navigation.state === 'loading' && (
+            <div className="nav-progress" role="progressbar" aria-label="Loading screen" />
+          )}
           <Outlet />
         </main>
       </div>
       {paletteOpen && (
         <Suspense fallback={null}>
-          <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} isOwner={profile.isInstanceOwner} />
+          <CommandPalette
+            open={paletteOpen}
+            onOpenChange={setPaletteOpen}
+            isOwner={profile.isInstanceOwner}
+          />
         </Suspense>
       )}
     </AriaRouterProvider>

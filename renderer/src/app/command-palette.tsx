@@ -1,13 +1,21 @@
 // Ctrl/Cmd+K: go to any screen, switch workspace, start common actions.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { Modal, ModalOverlay, Dialog } from 'react-aria-components';
+import { Dialog, Modal, ModalOverlay } from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { selectWorkspace } from '../api/workspace-store';
 import { workspacesQuery } from '../features/workspaces/api/list-workspaces';
 import { navGroups } from './nav';
 
-export default function CommandPalette({ open, onOpenChange, isOwner }: { open: boolean; onOpenChange: (open: boolean) => void; isOwner: boolean }) {
+export default function CommandPalette({
+  open,
+  onOpenChange,
+  isOwner,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  isOwner: boolean;
+}) {
   const navigate = useNavigate();
   const { data: workspaces = [] } = useQuery(workspacesQuery());
   const run = (action: () => void) => {
@@ -21,7 +29,12 @@ export default function CommandPalette({ open, onOpenChange, isOwner }: { open: 
     { label: 'Transcribe a recording', to: '/transcripts?upload=1' },
   ];
   return (
-    <ModalOverlay className="modal-overlay palette-overlay" isOpen={open} onOpenChange={onOpenChange} isDismissable>
+    <ModalOverlay
+      className="modal-overlay palette-overlay"
+      isOpen={open}
+      onOpenChange={onOpenChange}
+      isDismissable
+    >
       <Modal className="modal modal-md palette-modal">
         <Dialog className="palette-dialog" aria-label="Command palette">
           <Command label="Command palette" loop>
@@ -33,14 +46,24 @@ export default function CommandPalette({ open, onOpenChange, isOwner }: { open: 
                   .flatMap((g) => g.items)
                   .filter((item) => !item.ownerOnly || isOwner)
                   .map(({ path, label, icon: Icon }) => (
-                    <Command.Item key={path} value={`go ${label}`} className="palette-item" onSelect={() => run(() => navigate(path))}>
+                    <Command.Item
+                      key={path}
+                      value={`go ${label}`}
+                      className="palette-item"
+                      onSelect={() => run(() => navigate(path))}
+                    >
                       <Icon size={16} /> {label}
                     </Command.Item>
                   ))}
               </Command.Group>
               <Command.Group heading="Actions" className="palette-group">
                 {actions.map((a) => (
-                  <Command.Item key={a.to} value={a.label} className="palette-item" onSelect={() => run(() => navigate(a.to))}>
+                  <Command.Item
+                    key={a.to}
+                    value={a.label}
+                    className="palette-item"
+                    onSelect={() => run(() => navigate(a.to))}
+                  >
                     {a.label}
                   </Command.Item>
                 ))}

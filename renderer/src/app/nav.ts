@@ -17,7 +17,12 @@ import {
 } from 'lucide-react';
 import type { ComponentType } from 'react';
 
-export type NavItem = { path: string; label: string; icon: ComponentType<{ size?: number }>; ownerOnly?: boolean };
+export type NavItem = {
+  path: string;
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+  ownerOnly?: boolean;
+};
 export type NavGroup = { label: string; items: NavItem[] };
 
 export const navGroups: NavGroup[] = [

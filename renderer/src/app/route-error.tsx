@@ -7,7 +7,11 @@ export function RouteError() {
   const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error;
   return (
     <div className="splash">
-      <ErrorState title="Something went wrong on this screen" error={message} onRetry={() => window.location.reload()} />
+      <ErrorState
+        title="Something went wrong on this screen"
+        error={message}
+        onRetry={() => window.location.reload()}
+      />
     </div>
   );
 }

@@ -3,7 +3,9 @@ import { createBrowserRouter } from 'react-router';
 import { AppFrame } from './app-frame';
 import { RouteError } from './route-error';
 
-const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
 
 export const router = createBrowserRouter([
   {

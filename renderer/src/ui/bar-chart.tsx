@@ -1,5 +1,13 @@
 // A small horizontal bar chart (usage per capability): bars are proportional, labels and values stay text.
-export function BarChart({ label, rows, format }: { label: string; rows: { name: string; value: number; detail?: string }[]; format: (v: number) => string }) {
+export function BarChart({
+  label,
+  rows,
+  format,
+}: {
+  label: string;
+  rows: { name: string; value: number; detail?: string }[];
+  format: (v: number) => string;
+}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   return (
     <figure className="bar-chart" aria-label={label}>
@@ -12,7 +20,10 @@ export function BarChart({ label, rows, format }: { label: string; rows: { name:
                 {row.name}
               </th>
               <td className="bar-chart-bar">
-                <span className="bar-chart-fill" style={{ width: `${Math.max(row.value ? 2 : 0, (row.value / max) * 100)}%` }} />
+                <span
+                  className="bar-chart-fill"
+                  style={{ width: `${Math.max(row.value ? 2 : 0, (row.value / max) * 100)}%` }}
+                />
               </td>
               <td className="bar-chart-value">
                 {format(row.value)}

@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { Check, Copy } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from './button';
 
@@ -12,7 +12,19 @@ export async function copyText(text: string, what = 'Copied'): Promise<void> {
   }
 }
 
-export function CopyButton({ text, label = 'Copy', what, variant = 'secondary', iconOnly }: { text: string; label?: string; what?: string; variant?: 'secondary' | 'ghost' | 'primary'; iconOnly?: boolean }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  what,
+  variant = 'secondary',
+  iconOnly,
+}: {
+  text: string;
+  label?: string;
+  what?: string;
+  variant?: 'secondary' | 'ghost' | 'primary';
+  iconOnly?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -38,7 +50,12 @@ export function CodeBlock({ code, label, language }: { code: string; label: stri
     <figure className="code-block">
       <figcaption className="code-block-header">
         <span>{label}</span>
-        <CopyButton text={code} label={`Copy ${language ?? ''}`.trim()} what={`${label} copied`} variant="ghost" />
+        <CopyButton
+          text={code}
+          label={`Copy ${language ?? ''}`.trim()}
+          what={`${label} copied`}
+          variant="ghost"
+        />
       </figcaption>
       <pre className="code" tabIndex={0} aria-label={label}>
         <code>{code}</code>
@@ -55,7 +72,13 @@ export function UrlRow({ label, url }: { label: string; url: string }) {
       <a className="url-row-value mono" href={url} target="_blank" rel="noreferrer">
         {url}
       </a>
-      <CopyButton text={url} label={`Copy ${label} URL`} what={`${label} URL copied`} variant="ghost" iconOnly />
+      <CopyButton
+        text={url}
+        label={`Copy ${label} URL`}
+        what={`${label} URL copied`}
+        variant="ghost"
+        iconOnly
+      />
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import { type ReactNode, useState } from 'react';
 import {
   Dialog as AriaDialog,
+  TextField as AriaTextField,
   Heading,
   Input,
   Label,
   Modal,
   ModalOverlay,
-  TextField as AriaTextField,
 } from 'react-aria-components';
 import { Button } from './button';
 
@@ -22,9 +22,22 @@ export type DialogProps = {
 };
 
 /** A modal dialog: focus trapped and restored, Escape closes, title labels it (react-aria). */
-export function Dialog({ title, isOpen, onOpenChange, children, footer, size = 'md', isDismissable = true }: DialogProps) {
+export function Dialog({
+  title,
+  isOpen,
+  onOpenChange,
+  children,
+  footer,
+  size = 'md',
+  isDismissable = true,
+}: DialogProps) {
   return (
-    <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={isDismissable}>
+    <ModalOverlay
+      className="modal-overlay"
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      isDismissable={isDismissable}
+    >
       <Modal className={`modal modal-${size}`}>
         <AriaDialog className="dialog">
           <Heading slot="title" className="dialog-title">
@@ -51,7 +64,16 @@ export type ConfirmDialogProps = {
 };
 
 /** A destructive confirmation; with `typeToConfirm`, the button waits for the exact text. */
-export function ConfirmDialog({ title, isOpen, onOpenChange, onConfirm, children, confirmLabel, typeToConfirm, isPending }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  isOpen,
+  onOpenChange,
+  onConfirm,
+  children,
+  confirmLabel,
+  typeToConfirm,
+  isPending,
+}: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   const ready = !typeToConfirm || typed === typeToConfirm;
   const close = (open: boolean) => {

@@ -1,18 +1,18 @@
+import { Check, Search, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   Checkbox as AriaCheckbox,
+  SearchField as AriaSearchField,
+  TextField as AriaTextField,
+  type TextFieldProps as AriaTextFieldProps,
   type CheckboxProps,
   FieldError,
   Input,
   Label,
-  SearchField as AriaSearchField,
   type SearchFieldProps,
   Text,
   TextArea,
-  TextField as AriaTextField,
-  type TextFieldProps as AriaTextFieldProps,
 } from 'react-aria-components';
-import { Check, Search, X } from 'lucide-react';
 import { Button } from './button';
 
 export type TextFieldProps = Omit<AriaTextFieldProps, 'className'> & {
@@ -24,7 +24,15 @@ export type TextFieldProps = Omit<AriaTextFieldProps, 'className'> & {
   errorMessage?: string;
 };
 
-export function TextField({ label, description, placeholder, multiline, mono, errorMessage, ...props }: TextFieldProps) {
+export function TextField({
+  label,
+  description,
+  placeholder,
+  multiline,
+  mono,
+  errorMessage,
+  ...props
+}: TextFieldProps) {
   return (
     <AriaTextField {...props} className="field">
       {label && <Label className="field-label">{label}</Label>}
@@ -43,7 +51,10 @@ export function TextField({ label, description, placeholder, multiline, mono, er
   );
 }
 
-export function SearchField({ placeholder = 'Search', ...props }: Omit<SearchFieldProps, 'className'> & { placeholder?: string }) {
+export function SearchField({
+  placeholder = 'Search',
+  ...props
+}: Omit<SearchFieldProps, 'className'> & { placeholder?: string }) {
   return (
     <AriaSearchField {...props} className="search-field">
       <Search size={14} className="search-icon" aria-hidden />
@@ -53,7 +64,10 @@ export function SearchField({ placeholder = 'Search', ...props }: Omit<SearchFie
   );
 }
 
-export function Checkbox({ children, ...props }: Omit<CheckboxProps, 'className' | 'children'> & { children?: ReactNode }) {
+export function Checkbox({
+  children,
+  ...props
+}: Omit<CheckboxProps, 'className' | 'children'> & { children?: ReactNode }) {
   return (
     <AriaCheckbox {...props} className="checkbox">
       {({ isSelected }) => (

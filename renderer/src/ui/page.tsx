@@ -1,7 +1,14 @@
 // The content column: a header with the screen's title and actions, a toolbar above lists, the body.
 import type { ReactNode } from 'react';
 
-export function Page({ title, description, actions, toolbar, children, panel }: {
+export function Page({
+  title,
+  description,
+  actions,
+  toolbar,
+  children,
+  panel,
+}: {
   title: string;
   description?: ReactNode;
   actions?: ReactNode;
@@ -20,7 +27,11 @@ export function Page({ title, description, actions, toolbar, children, panel }: 
           </div>
           {actions && <div className="page-actions">{actions}</div>}
         </header>
-        {toolbar && <div className="toolbar" role="toolbar" aria-label={`${title} filters`}>{toolbar}</div>}
+        {toolbar && (
+          <div className="toolbar" role="toolbar" aria-label={`${title} filters`}>
+            {toolbar}
+          </div>
+        )}
         <div className="page-body">{children}</div>
       </div>
       {panel}
@@ -28,7 +39,17 @@ export function Page({ title, description, actions, toolbar, children, panel }: 
   );
 }
 
-export function Section({ title, description, children, actions }: { title: string; description?: ReactNode; children: ReactNode; actions?: ReactNode }) {
+export function Section({
+  title,
+  description,
+  children,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <section className="section">
       <div className="section-header">

@@ -2,7 +2,12 @@ import type { ReactNode } from 'react';
 import { ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 
 /** Two or three exclusive views (grid/list, light filters). */
-export function Segmented<K extends string>({ label, value, onChange, options }: {
+export function Segmented<K extends string>({
+  label,
+  value,
+  onChange,
+  options,
+}: {
   label: string;
   value: K;
   onChange: (value: K) => void;
@@ -21,7 +26,12 @@ export function Segmented<K extends string>({ label, value, onChange, options }:
       }}
     >
       {options.map((o) => (
-        <ToggleButton key={o.id} id={o.id} className="segmented-item" aria-label={o.iconOnly ? o.label : undefined}>
+        <ToggleButton
+          key={o.id}
+          id={o.id}
+          className="segmented-item"
+          aria-label={o.iconOnly ? o.label : undefined}
+        >
           {o.icon}
           {!o.iconOnly && o.label}
         </ToggleButton>

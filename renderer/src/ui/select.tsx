@@ -1,10 +1,25 @@
 import { ChevronDown } from 'lucide-react';
-import { Button, Label, ListBox, ListBoxItem, Popover, Select as AriaSelect, SelectValue } from 'react-aria-components';
+import {
+  Select as AriaSelect,
+  Button,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  SelectValue,
+} from 'react-aria-components';
 
 export type Option<K extends string> = { id: K; label: string };
 
 /** A single choice from a short list (filters, settings). */
-export function Select<K extends string>({ label, options, value, onChange, hideLabel, width }: {
+export function Select<K extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  hideLabel,
+  width,
+}: {
   label: string;
   options: Option<K>[];
   value: K;
@@ -13,7 +28,12 @@ export function Select<K extends string>({ label, options, value, onChange, hide
   width?: number;
 }) {
   return (
-    <AriaSelect className="select" selectedKey={value} onSelectionChange={(key) => onChange(key as K)} aria-label={hideLabel ? label : undefined}>
+    <AriaSelect
+      className="select"
+      selectedKey={value}
+      onSelectionChange={(key) => onChange(key as K)}
+      aria-label={hideLabel ? label : undefined}
+    >
       {!hideLabel && <Label className="field-label">{label}</Label>}
       <Button className="select-button" style={width ? { width } : undefined}>
         <SelectValue className="select-value" />

@@ -1,9 +1,21 @@
-import { type ReactNode, useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from './button';
 
 /** Details beside a list. Escape or the close button closes it; focus moves into it when it opens. */
-export function SidePanel({ title, onClose, children, actions, label }: { title: ReactNode; onClose: () => void; children: ReactNode; actions?: ReactNode; label: string }) {
+export function SidePanel({
+  title,
+  onClose,
+  children,
+  actions,
+  label,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  actions?: ReactNode;
+  label: string;
+}) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -22,7 +34,14 @@ export function SidePanel({ title, onClose, children, actions, label }: { title:
         <h2 className="side-panel-title">{title}</h2>
         <div className="side-panel-actions">
           {actions}
-          <Button variant="ghost" size="sm" iconOnly icon={<X size={16} />} aria-label="Close details" onPress={onClose} />
+          <Button
+            variant="ghost"
+            size="sm"
+            iconOnly
+            icon={<X size={16} />}
+            aria-label="Close details"
+            onPress={onClose}
+          />
         </div>
       </div>
       <div className="side-panel-body">{children}</div>

@@ -1,13 +1,28 @@
 // Every list's three other faces: empty (what it is, one action to start), loading, and error.
-import type { ReactNode } from 'react';
+
 import { AlertTriangle, RotateCw } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { isApiError } from '../api/client';
 import { Button } from './button';
 
-export function EmptyState({ icon, title, children, action }: { icon?: ReactNode; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty-state" role="status">
-      {icon && <div className="empty-icon" aria-hidden>{icon}</div>}
+      {icon && (
+        <div className="empty-icon" aria-hidden>
+          {icon}
+        </div>
+      )}
       <h2 className="empty-title">{title}</h2>
       {children && <div className="empty-text">{children}</div>}
       {action && <div className="empty-action">{action}</div>}
@@ -15,7 +30,15 @@ export function EmptyState({ icon, title, children, action }: { icon?: ReactNode
   );
 }
 
-export function ErrorState({ error, onRetry, title = 'Could not load this' }: { error: unknown; onRetry?: () => void; title?: string }) {
+export function ErrorState({
+  error,
+  onRetry,
+  title = 'Could not load this',
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
   const message = error instanceof Error ? error.message : String(error);
   const hint = isApiError(error, 0) ? 'Is the Folio server still running?' : undefined;
   return (
@@ -62,5 +85,12 @@ export function LoadingRows({ rows = 6, label = 'Loading' }: { rows?: number; la
 }
 
 export function Spinner({ size = 16, label }: { size?: number; label?: string }) {
-  return <span className="spinner" style={{ width: size, height: size }} role={label ? 'status' : undefined} aria-label={label} />;
+  return (
+    <span
+      className="spinner"
+      style={{ width: size, height: size }}
+      role={label ? 'status' : undefined}
+      aria-label={label}
+    />
+  );
 }

@@ -86,9 +86,9 @@ export function builtDashboard(dir: string = defaultDashboardDir): DashboardSour
   };
 }
 
-/** The smallest variant the client accepts. */
-export function pickEncoding(file: DashboardFile, accepts: (...encodings: string[]) => string | false) {
-  const choice = accepts(...(file.br ? ['br'] : []), ...(file.gzip ? ['gzip'] : []), 'identity') || 'identity';
-  const body = choice === 'br' ? file.br : choice === 'gzip' ? file.gzip : file.identity;
-  return { encoding: choice as Encoding, body: body ?? file.identity };
+/** The smallest variant the client accepts: brotli before gzip whatever order the client lists them in. */
+export function pickEncoding(file: DashboardFile, accepts: (encoding: string) => string | false) {
+  if (file.br && accepts('br') === 'br') return { encoding: 'br' as Encoding, body: file.br };
+  if (file.gzip && accepts('gzip') === 'gzip') return { encoding: 'gzip' as Encoding, body: file.gzip };
+  return { encoding: 'identity' as Encoding, body: file.identity };
 }

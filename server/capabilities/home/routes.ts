@@ -36,7 +36,7 @@ const PAGE_HEADERS = {
 };
 
 function send(ctx: Context, file: DashboardFile, headers: Record<string, string>) {
-  const { encoding, body } = pickEncoding(file, (...encodings) => ctx.acceptsEncodings(...encodings));
+  const { encoding, body } = pickEncoding(file, (encoding) => ctx.acceptsEncodings(encoding));
   return reply.bytes(file.type, body, {
     ...headers,
     Vary: 'Accept-Encoding',
@@ -54,7 +54,10 @@ async function dashboardPage({ viewer, origin, ctx }: RouteInput<undefined, unde
   const page = await source.page(ctx.url);
   if (!page)
     return reply.html(
-      signInPage(origin, 'You are signed in, but the dashboard is not built yet: run `npm run build:dashboard` (npm start does it).'),
+      signInPage(
+        origin,
+        'You are signed in, but the dashboard is not built yet: run `npm run build:dashboard` (npm start does it).',
+      ),
       PAGE_HEADERS,
     );
   return send(ctx, page, {

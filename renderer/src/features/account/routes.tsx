@@ -1,6 +1,6 @@
+import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { LogOut } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -38,7 +38,14 @@ export default function ProfileScreen() {
           <Properties
             items={[
               ['Email', profile.email],
-              ['Role', profile.isInstanceOwner ? <Badge tone="accent">Owner of this Folio</Badge> : <Badge>Member</Badge>],
+              [
+                'Role',
+                profile.isInstanceOwner ? (
+                  <Badge tone="accent">Owner of this Folio</Badge>
+                ) : (
+                  <Badge>Member</Badge>
+                ),
+              ],
               ['Member since', formatDateTime(profile.createdAt)],
             ]}
           />
@@ -61,7 +68,11 @@ function NameForm({ initial }: { initial: string }) {
       validationErrors={update.error ? { name: update.error.message } : undefined}
     >
       <TextField aria-label="Name" name="name" value={name} onChange={setName} isRequired maxLength={100} />
-      <Button type="submit" variant="primary" isDisabled={!name.trim() || name === initial || update.isPending}>
+      <Button
+        type="submit"
+        variant="primary"
+        isDisabled={!name.trim() || name === initial || update.isPending}
+      >
         Save
       </Button>
     </Form>

@@ -1,6 +1,6 @@
+import { Grid2x2, Images, List, Upload } from 'lucide-react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { DropZone, FileTrigger } from 'react-aria-components';
-import { Grid2x2, Images, List, Upload } from 'lucide-react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { AssetType } from '../../api/types';
 import { Button } from '../../ui/button';
@@ -38,7 +38,11 @@ export default function AssetsScreen() {
   const deferredSearch = useDeferredValue(search);
   const deferredTags = useDeferredValue(tags);
   const filters: AssetFilters = useMemo(
-    () => ({ type: type === 'all' ? undefined : type, search: deferredSearch.trim() || undefined, tags: deferredTags.trim() || undefined }),
+    () => ({
+      type: type === 'all' ? undefined : type,
+      search: deferredSearch.trim() || undefined,
+      tags: deferredTags.trim() || undefined,
+    }),
     [type, deferredSearch, deferredTags],
   );
   const assets = useAssets(filters);
@@ -46,11 +50,14 @@ export default function AssetsScreen() {
   const [dropping, setDropping] = useState(false);
   const all = useMemo(() => assets.data?.pages.flatMap((p) => p.data) ?? [], [assets.data]);
   const setParam = (name: string, value: string | undefined) =>
-    setParams((p) => {
-      if (value) p.set(name, value);
-      else p.delete(name);
-      return p;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        if (value) p.set(name, value);
+        else p.delete(name);
+        return p;
+      },
+      { replace: true },
+    );
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = assets;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -72,10 +79,26 @@ export default function AssetsScreen() {
       actions={uploadButton()}
       toolbar={
         <>
-          <SearchField aria-label="Search assets" placeholder="Search names and tags" value={search} onChange={setSearch} />
-          <Select label="Type" hideLabel options={TYPES} value={type} onChange={(t) => setParam('type', t === 'all' ? undefined : t)} />
+          <SearchField
+            aria-label="Search assets"
+            placeholder="Search names and tags"
+            value={search}
+            onChange={setSearch}
+          />
+          <Select
+            label="Type"
+            hideLabel
+            options={TYPES}
+            value={type}
+            onChange={(t) => setParam('type', t === 'all' ? undefined : t)}
+          />
           <div className="tag-filter">
-            <TextField aria-label="Filter by tags" placeholder="Tags, comma separated" value={tags} onChange={setTags} />
+            <TextField
+              aria-label="Filter by tags"
+              placeholder="Tags, comma separated"
+              value={tags}
+              onChange={setTags}
+            />
           </div>
           <span className="spacer" />
           <span className="muted small" aria-live="polite">
@@ -102,7 +125,9 @@ export default function AssetsScreen() {
         onDrop={async (event) => {
           setDropping(false);
           const files = await Promise.all(
-            event.items.filter((item) => item.kind === 'file').map((item) => (item as { getFile(): Promise<File> }).getFile()),
+            event.items
+              .filter((item) => item.kind === 'file')
+              .map((item) => (item as { getFile(): Promise<File> }).getFile()),
           );
           uploads.add(files);
         }}
@@ -122,7 +147,13 @@ export default function AssetsScreen() {
             </EmptyState>
           )
         ) : (
-          <AssetCollection assets={all} view={view} selectedId={id} hasMore={Boolean(hasNextPage)} onEndReached={loadMore} />
+          <AssetCollection
+            assets={all}
+            view={view}
+            selectedId={id}
+            hasMore={Boolean(hasNextPage)}
+            onEndReached={loadMore}
+          />
         )}
         {dropping && <div className="drop-hint">Drop to upload</div>}
       </DropZone>

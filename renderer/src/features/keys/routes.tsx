@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { KeyRound, Plus } from 'lucide-react';
+import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { CreatedApiKey } from '../../api/types';
 import { Button } from '../../ui/button';
@@ -43,7 +43,8 @@ export default function KeysScreen() {
         <ErrorState error={keys.error} onRetry={() => keys.refetch()} />
       ) : keys.data.length === 0 ? (
         <EmptyState icon={<KeyRound size={20} />} title="No API keys yet" action={newKey}>
-          Create a key for each agent or script. Its secret is shown once; afterwards only its prefix is listed.
+          Create a key for each agent or script. Its secret is shown once; afterwards only its prefix is
+          listed.
         </EmptyState>
       ) : (
         <table className="table keys-table">
@@ -57,7 +58,11 @@ export default function KeysScreen() {
           </thead>
           <tbody>
             {keys.data.map((key) => (
-              <tr key={key.id} className={key.id === id ? 'selected' : undefined} onClick={() => navigate(`/keys/${key.id}`)}>
+              <tr
+                key={key.id}
+                className={key.id === id ? 'selected' : undefined}
+                onClick={() => navigate(`/keys/${key.id}`)}
+              >
                 <td>
                   <a
                     className="row-link"
@@ -75,7 +80,15 @@ export default function KeysScreen() {
                 </td>
                 <td>
                   <div className="row-wrap">
-                    {key.services.length ? key.services.map((s) => <span className="chip" key={s}>{s}</span>) : <span className="faint">none</span>}
+                    {key.services.length ? (
+                      key.services.map((s) => (
+                        <span className="chip" key={s}>
+                          {s}
+                        </span>
+                      ))
+                    ) : (
+                      <span className="faint">none</span>
+                    )}
                   </div>
                 </td>
                 <td className="muted nowrap">{formatRelative(key.lastUsedAt)}</td>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { Boxes, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import type { WorkspaceWithUsage } from '../../api/types';
 import { selectWorkspace, useWorkspaceId } from '../../api/workspace-store';
@@ -42,7 +42,12 @@ export default function WorkspacesScreen() {
       ) : (
         <div className="workspace-list">
           {workspaces.data.map((w) => (
-            <WorkspaceCard key={w.id} workspace={w} onRename={() => setRenaming(w)} onDelete={() => setDeleting(w)} />
+            <WorkspaceCard
+              key={w.id}
+              workspace={w}
+              onRename={() => setRenaming(w)}
+              onDelete={() => setDeleting(w)}
+            />
           ))}
         </div>
       )}
@@ -53,10 +58,22 @@ export default function WorkspacesScreen() {
   );
 }
 
-function WorkspaceCard({ workspace, onRename, onDelete }: { workspace: WorkspaceWithUsage; onRename: () => void; onDelete: () => void }) {
+function WorkspaceCard({
+  workspace,
+  onRename,
+  onDelete,
+}: {
+  workspace: WorkspaceWithUsage;
+  onRename: () => void;
+  onDelete: () => void;
+}) {
   const selected = useWorkspaceId();
   const isCurrent = selected === workspace.id || (!selected && workspace.personal);
-  const usage = Object.entries(workspace.usage).map(([name, u]) => ({ name, value: u.bytes, detail: pluralize(u.count, 'item') }));
+  const usage = Object.entries(workspace.usage).map(([name, u]) => ({
+    name,
+    value: u.bytes,
+    detail: pluralize(u.count, 'item'),
+  }));
   const total = usage.reduce((sum, u) => sum + u.value, 0);
   return (
     <article className="card workspace-card" aria-label={workspace.name}>
@@ -83,7 +100,14 @@ function WorkspaceCard({ workspace, onRename, onDelete }: { workspace: Workspace
             label={`Actions for ${workspace.name}`}
             actions={[
               { id: 'rename', label: 'Rename…', icon: <Pencil size={14} />, onAction: onRename },
-              { id: 'delete', label: 'Delete…', icon: <Trash2 size={14} />, danger: true, onAction: onDelete, isDisabled: workspace.personal },
+              {
+                id: 'delete',
+                label: 'Delete…',
+                icon: <Trash2 size={14} />,
+                danger: true,
+                onAction: onDelete,
+                isDisabled: workspace.personal,
+              },
             ]}
           />
         </div>
@@ -116,14 +140,27 @@ function RenameDialog({ workspace, onClose }: { workspace: WorkspaceWithUsage; o
           <Button
             variant="primary"
             isDisabled={!name.trim() || rename.isPending}
-            onPress={() => rename.mutate({ id: workspace.id, name }, { onSuccess: () => (toast.success('Workspace renamed'), onClose()) })}
+            onPress={() =>
+              rename.mutate(
+                { id: workspace.id, name },
+                { onSuccess: () => (toast.success('Workspace renamed'), onClose()) },
+              )
+            }
           >
             Rename
           </Button>
         </>
       }
     >
-      <TextField label="Name" value={name} onChange={setName} autoFocus maxLength={80} isInvalid={rename.isError} errorMessage={rename.error?.message} />
+      <TextField
+        label="Name"
+        value={name}
+        onChange={setName}
+        autoFocus
+        maxLength={80}
+        isInvalid={rename.isError}
+        errorMessage={rename.error?.message}
+      />
     </Dialog>
   );
 }

@@ -5,6 +5,7 @@ import type { Me } from '../../../api/types';
 /** The signed-in person (or `{ isApproved: false }`); account-wide, so sent without a workspace. */
 export const getMe = (signal?: AbortSignal) => api<Me>('/api/v1/me', { signal, noWorkspace: true });
 
-export const meQuery = () => queryOptions({ queryKey: ['me'], queryFn: ({ signal }) => getMe(signal), staleTime: 60_000 });
+export const meQuery = () =>
+  queryOptions({ queryKey: ['me'], queryFn: ({ signal }) => getMe(signal), staleTime: 60_000 });
 
 export const useMe = () => useQuery(meQuery());

@@ -1,6 +1,6 @@
+import { LogIn, MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { LogIn, MailCheck } from 'lucide-react';
 import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { useRequestSignIn } from '../api/request-sign-in';
@@ -15,11 +15,13 @@ export function SignedOutScreen() {
         <div className="empty-icon" aria-hidden>
           {request.isSuccess ? <MailCheck size={20} /> : <LogIn size={20} />}
         </div>
-        <h1 className="gate-title">{request.isSuccess ? 'Check for your sign-in link' : 'Sign in to Folio'}</h1>
+        <h1 className="gate-title">
+          {request.isSuccess ? 'Check for your sign-in link' : 'Sign in to Folio'}
+        </h1>
         {request.isSuccess ? (
           <p className="muted">
-            A one-time link for <strong>{request.data.email}</strong> was minted. Without a mail server it is printed on the
-            Folio console and listed for the owner.
+            A one-time link for <strong>{request.data.email}</strong> was minted. Without a mail server it is
+            printed on the Folio console and listed for the owner.
           </p>
         ) : (
           <Form
@@ -30,8 +32,18 @@ export function SignedOutScreen() {
             }}
             validationErrors={request.error ? { email: request.error.message } : undefined}
           >
-            <p className="muted">Your session has ended. The owner signs in with the link the app opens or prints on start.</p>
-            <TextField label="Email" name="email" type="email" value={email} onChange={setEmail} isRequired autoFocus />
+            <p className="muted">
+              Your session has ended. The owner signs in with the link the app opens or prints on start.
+            </p>
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              value={email}
+              onChange={setEmail}
+              isRequired
+              autoFocus
+            />
             <Button variant="primary" type="submit" isDisabled={request.isPending}>
               Send me a sign-in link
             </Button>

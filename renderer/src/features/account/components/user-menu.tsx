@@ -1,5 +1,5 @@
-import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover, Separator } from 'react-aria-components';
 import { LogOut, UserRound } from 'lucide-react';
+import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover, Separator } from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import type { Profile } from '../../../api/types';
 import { useSignOut } from '../api/sign-out';
@@ -19,7 +19,11 @@ export function UserMenu({ profile }: { profile: Profile }) {
         </span>
       </AriaButton>
       <Popover className="popover" placement="top start">
-        <Menu className="menu" aria-label="Account" onAction={(key) => (key === 'profile' ? navigate('/profile') : signOut.mutate())}>
+        <Menu
+          className="menu"
+          aria-label="Account"
+          onAction={(key) => (key === 'profile' ? navigate('/profile') : signOut.mutate())}
+        >
           <MenuItem id="profile" className="menu-item">
             <UserRound size={14} /> Profile
           </MenuItem>

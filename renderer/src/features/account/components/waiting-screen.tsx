@@ -13,8 +13,8 @@ export function WaitingScreen({ email }: { email: string }) {
         </div>
         <h1 className="gate-title">You’re on the waitlist</h1>
         <p className="muted">
-          <strong className="gate-email">{email}</strong> is signed in, but this Folio is invite-only. The owner has been
-          told you asked; once they invite you, sign in again with a new link.
+          <strong className="gate-email">{email}</strong> is signed in, but this Folio is invite-only. The
+          owner has been told you asked; once they invite you, sign in again with a new link.
         </p>
         <Button variant="secondary" onPress={() => signOut.mutate()}>
           Sign out

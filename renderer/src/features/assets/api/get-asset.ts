@@ -3,8 +3,11 @@ import { api } from '../../../api/client';
 import type { Asset } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
-export const getAsset = (id: string, signal?: AbortSignal) => api<Asset>(`/api/v1/assets/${encodeURIComponent(id)}`, { signal });
+export const getAsset = (id: string, signal?: AbortSignal) =>
+  api<Asset>(`/api/v1/assets/${encodeURIComponent(id)}`, { signal });
 
-export const assetQuery = (id: string) => queryOptions({ queryKey: wsKey('assets', 'one', id), queryFn: ({ signal }) => getAsset(id, signal) });
+export const assetQuery = (id: string) =>
+  queryOptions({ queryKey: wsKey('assets', 'one', id), queryFn: ({ signal }) => getAsset(id, signal) });
 
-export const useAsset = (id: string | undefined) => useQuery({ ...assetQuery(id ?? ''), enabled: Boolean(id) });
+export const useAsset = (id: string | undefined) =>
+  useQuery({ ...assetQuery(id ?? ''), enabled: Boolean(id) });

@@ -5,7 +5,8 @@ import { wsKey } from '../../../api/workspace-store';
 
 export type AssetPatch = { id: string; displayName?: string; tags?: string[] };
 
-export const updateAsset = ({ id, ...body }: AssetPatch) => api<Asset>(`/api/v1/assets/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+export const updateAsset = ({ id, ...body }: AssetPatch) =>
+  api<Asset>(`/api/v1/assets/${encodeURIComponent(id)}`, { method: 'PATCH', body });
 
 export function useUpdateAsset() {
   const client = useQueryClient();

@@ -6,7 +6,13 @@ import type { Asset } from '../../../api/types';
 import { formatBytes, formatRelative } from '../../../ui/format';
 import { AssetIcon } from './asset-icon';
 
-type Props = { assets: Asset[]; selectedId?: string; hasMore: boolean; onEndReached: () => void; view: 'grid' | 'list' };
+type Props = {
+  assets: Asset[];
+  selectedId?: string;
+  hasMore: boolean;
+  onEndReached: () => void;
+  view: 'grid' | 'list';
+};
 
 const CARD_MIN = 176;
 const CARD_HEIGHT = 212;
@@ -45,16 +51,31 @@ export function AssetCollection({ assets, selectedId, hasMore, onEndReached, vie
 
   return (
     <div className="asset-scroll" ref={scrollRef} data-testid="asset-scroll">
-      <ul className={`asset-${view}`} style={{ height: virtualizer.getTotalSize() }} aria-label="Assets" aria-rowcount={assets.length}>
+      <ul
+        className={`asset-${view}`}
+        style={{ height: virtualizer.getTotalSize() }}
+        aria-label="Assets"
+        aria-rowcount={assets.length}
+      >
         {items.map((row) => (
-          <li key={row.key} className="asset-row" style={{ transform: `translateY(${row.start}px)`, height: row.size, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
-            {assets.slice(row.index * columns, row.index * columns + columns).map((asset) =>
-              view === 'grid' ? (
-                <AssetCard key={asset.id} asset={asset} selected={asset.id === selectedId} />
-              ) : (
-                <AssetLine key={asset.id} asset={asset} selected={asset.id === selectedId} />
-              ),
-            )}
+          <li
+            key={row.key}
+            className="asset-row"
+            style={{
+              transform: `translateY(${row.start}px)`,
+              height: row.size,
+              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+            }}
+          >
+            {assets
+              .slice(row.index * columns, row.index * columns + columns)
+              .map((asset) =>
+                view === 'grid' ? (
+                  <AssetCard key={asset.id} asset={asset} selected={asset.id === selectedId} />
+                ) : (
+                  <AssetLine key={asset.id} asset={asset} selected={asset.id === selectedId} />
+                ),
+              )}
           </li>
         ))}
       </ul>
@@ -74,7 +95,9 @@ function useOpen(asset: Asset) {
 function Thumb({ asset }: { asset: Asset }) {
   const [failed, setFailed] = useState(false);
   if (asset.urls.thumb && !failed)
-    return <img src={asset.urls.thumb} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} />;
+    return (
+      <img src={asset.urls.thumb} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} />
+    );
   return (
     <span className={`asset-placeholder type-${asset.type}`}>
       <AssetIcon type={asset.type} size={28} />
@@ -85,7 +108,12 @@ function Thumb({ asset }: { asset: Asset }) {
 function AssetCard({ asset, selected }: { asset: Asset; selected: boolean }) {
   const open = useOpen(asset);
   return (
-    <a href={`/assets/${asset.id}`} className={`asset-card${selected ? ' selected' : ''}`} onClick={open} aria-current={selected || undefined}>
+    <a
+      href={`/assets/${asset.id}`}
+      className={`asset-card${selected ? ' selected' : ''}`}
+      onClick={open}
+      aria-current={selected || undefined}
+    >
       <span className="asset-thumb">
         <Thumb asset={asset} />
       </span>
@@ -102,7 +130,12 @@ function AssetCard({ asset, selected }: { asset: Asset; selected: boolean }) {
 function AssetLine({ asset, selected }: { asset: Asset; selected: boolean }) {
   const open = useOpen(asset);
   return (
-    <a href={`/assets/${asset.id}`} className={`asset-line${selected ? ' selected' : ''}`} onClick={open} aria-current={selected || undefined}>
+    <a
+      href={`/assets/${asset.id}`}
+      className={`asset-line${selected ? ' selected' : ''}`}
+      onClick={open}
+      aria-current={selected || undefined}
+    >
       <span className="asset-line-thumb">
         <Thumb asset={asset} />
       </span>

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { Download, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import type { Asset } from '../../../api/types';
 import { Button, ButtonLink } from '../../../ui/button';
@@ -42,11 +42,21 @@ function Preview({ asset }: { asset: Asset }) {
     return <video className="preview-media" controls preload="metadata" src={asset.urls.audio} />;
   if (asset.urls.audio)
     // biome-ignore lint/a11y/useMediaCaption: user uploads carry no caption track
-    return <audio className="preview-audio" controls preload="metadata" src={asset.urls.audio} aria-label={`Play ${asset.displayName}`} />;
+    return (
+      <audio
+        className="preview-audio"
+        controls
+        preload="metadata"
+        src={asset.urls.audio}
+        aria-label={`Play ${asset.displayName}`}
+      />
+    );
   return (
     <div className="preview-none">
       <AssetIcon type={asset.type} size={32} />
-      <span className="muted small">{asset.type === 'svg' ? 'SVG files are only served as downloads' : 'No preview for this type'}</span>
+      <span className="muted small">
+        {asset.type === 'svg' ? 'SVG files are only served as downloads' : 'No preview for this type'}
+      </span>
     </div>
   );
 }
@@ -58,7 +68,8 @@ function AssetDetail({ asset, onDeleted }: { asset: Asset; onDeleted: () => void
   const [confirming, setConfirming] = useState(false);
   useEffect(() => setName(asset.displayName), [asset.displayName]);
   const saveName = () => {
-    if (name.trim() && name !== asset.displayName) update.mutate({ id: asset.id, displayName: name }, { onSuccess: () => toast.success('Name saved') });
+    if (name.trim() && name !== asset.displayName)
+      update.mutate({ id: asset.id, displayName: name }, { onSuccess: () => toast.success('Name saved') });
   };
   return (
     <>
@@ -87,10 +98,17 @@ function AssetDetail({ asset, onDeleted }: { asset: Asset; onDeleted: () => void
           ['Type', `${asset.type} · ${asset.contentType}`],
           ['Size', formatBytes(asset.size)],
           ...(asset.width ? [['Dimensions', `${asset.width} × ${asset.height}`] as [string, string]] : []),
-          ...(asset.duration !== undefined ? [['Duration', formatDuration(asset.duration)] as [string, string]] : []),
+          ...(asset.duration !== undefined
+            ? [['Duration', formatDuration(asset.duration)] as [string, string]]
+            : []),
           ['File name', asset.filename],
           ['Added', formatDateTime(asset.createdAt)],
-          ['SHA-256', <code key="sha" title={asset.sha256}>{asset.sha256.slice(0, 16)}…</code>],
+          [
+            'SHA-256',
+            <code key="sha" title={asset.sha256}>
+              {asset.sha256.slice(0, 16)}…
+            </code>,
+          ],
         ]}
       />
       <div className="stack url-list">

@@ -26,7 +26,11 @@ export function useUploads() {
   const queue = useRef<number[]>([]);
   const running = useRef(0);
 
-  const patch = useCallback((id: number, change: Partial<UploadItem>) => setItems((list) => list.map((i) => (i.id === id ? { ...i, ...change } : i))), []);
+  const patch = useCallback(
+    (id: number, change: Partial<UploadItem>) =>
+      setItems((list) => list.map((i) => (i.id === id ? { ...i, ...change } : i))),
+    [],
+  );
 
   const pump = useCallback(() => {
     while (running.current < PARALLEL && queue.current.length) {
@@ -84,7 +88,10 @@ export function useUploads() {
     [patch],
   );
 
-  const clearFinished = useCallback(() => setItems((list) => list.filter((i) => i.status === 'queued' || i.status === 'uploading')), []);
+  const clearFinished = useCallback(
+    () => setItems((list) => list.filter((i) => i.status === 'queued' || i.status === 'uploading')),
+    [],
+  );
 
   return { items, add, cancel, clearFinished };
 }

@@ -9,5 +9,8 @@ export const createKey = (body: KeyInput) => api<CreatedApiKey>('/api/v1/api-key
 
 export function useCreateKey() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: createKey, onSuccess: () => client.invalidateQueries({ queryKey: wsKey('api-keys') }) });
+  return useMutation({
+    mutationFn: createKey,
+    onSuccess: () => client.invalidateQueries({ queryKey: wsKey('api-keys') }),
+  });
 }

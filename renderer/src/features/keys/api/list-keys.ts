@@ -5,6 +5,11 @@ import { wsKey } from '../../../api/workspace-store';
 
 export const listKeys = (signal?: AbortSignal) => api<List<ApiKey>>('/api/v1/api-keys', { signal });
 
-export const keysQuery = () => queryOptions({ queryKey: wsKey('api-keys'), queryFn: ({ signal }) => listKeys(signal), select: (l) => l.data });
+export const keysQuery = () =>
+  queryOptions({
+    queryKey: wsKey('api-keys'),
+    queryFn: ({ signal }) => listKeys(signal),
+    select: (l) => l.data,
+  });
 
 export const useKeys = () => useQuery(keysQuery());

@@ -9,5 +9,8 @@ export const updateKey = ({ id, ...body }: Partial<KeyInput> & { id: string }) =
 
 export function useUpdateKey() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: updateKey, onSuccess: () => client.invalidateQueries({ queryKey: wsKey('api-keys') }) });
+  return useMutation({
+    mutationFn: updateKey,
+    onSuccess: () => client.invalidateQueries({ queryKey: wsKey('api-keys') }),
+  });
 }

@@ -8,7 +8,14 @@ import type { KeyInput } from '../api/create-key';
 import { useServices } from '../api/list-services';
 
 /** Name and one checkbox per service from GET /api/v1/services. */
-export function KeyForm({ initial, submitLabel, onSubmit, onCancel, isPending, error }: {
+export function KeyForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  isPending,
+  error,
+}: {
   initial?: KeyInput;
   submitLabel: string;
   onSubmit: (input: KeyInput) => void;
@@ -28,7 +35,17 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel, isPending, e
       }}
       validationErrors={error ? { name: error.message } : undefined}
     >
-      <TextField label="Name" name="name" value={name} onChange={setName} isRequired autoFocus maxLength={100} placeholder="My agent" description="Where it is used, so you recognise it later." />
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onChange={setName}
+        isRequired
+        autoFocus
+        maxLength={100}
+        placeholder="My agent"
+        description="Where it is used, so you recognise it later."
+      />
       <CheckboxGroup className="field service-list" value={chosen} onChange={setChosen}>
         <Label className="field-label">Services</Label>
         <Text slot="description" className="field-description">

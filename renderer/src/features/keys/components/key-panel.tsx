@@ -20,7 +20,14 @@ export function KeyPanel({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => v
       <Properties
         items={[
           ['Prefix', <code key="p">{apiKey.prefix}…</code>],
-          ['Last used', apiKey.lastUsedAt ? <span title={formatDateTime(apiKey.lastUsedAt)}>{formatRelative(apiKey.lastUsedAt)}</span> : <Badge>never</Badge>],
+          [
+            'Last used',
+            apiKey.lastUsedAt ? (
+              <span title={formatDateTime(apiKey.lastUsedAt)}>{formatRelative(apiKey.lastUsedAt)}</span>
+            ) : (
+              <Badge>never</Badge>
+            ),
+          ],
           ['Created', formatDateTime(apiKey.createdAt)],
           ['Updated', formatDateTime(apiKey.updatedAt)],
         ]}
@@ -33,7 +40,10 @@ export function KeyPanel({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => v
         error={update.error}
         onCancel={onClose}
         onSubmit={(input) =>
-          update.mutate({ id: apiKey.id, ...input }, { onSuccess: () => toast.success('Key updated: it takes effect on its next call') })
+          update.mutate(
+            { id: apiKey.id, ...input },
+            { onSuccess: () => toast.success('Key updated: it takes effect on its next call') },
+          )
         }
       />
       <div className="danger-zone">

@@ -24,7 +24,10 @@ export function SecretDialog({ created, onClose }: { created: CreatedApiKey | nu
     >
       <div className="callout warning">
         <ShieldAlert size={16} />
-        <span>This is the only time the secret is shown. Keep it server-side (an environment variable), never in a web page.</span>
+        <span>
+          This is the only time the secret is shown. Keep it server-side (an environment variable), never in a
+          web page.
+        </span>
       </div>
       <CodeBlock label="Secret" code={created.secret} language="secret" />
       <CodeBlock label="Try it" code={curl} language="curl" />

@@ -7,5 +7,8 @@ export const createWorkspace = (name: string) =>
 
 export function useCreateWorkspace() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: createWorkspace, onSuccess: () => client.invalidateQueries({ queryKey: ['workspaces'] }) });
+  return useMutation({
+    mutationFn: createWorkspace,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['workspaces'] }),
+  });
 }

@@ -7,6 +7,10 @@ export const listWorkspaces = (signal?: AbortSignal) =>
   api<List<WorkspaceWithUsage>>('/api/v1/workspaces', { signal, noWorkspace: true });
 
 export const workspacesQuery = () =>
-  queryOptions({ queryKey: ['workspaces'], queryFn: ({ signal }) => listWorkspaces(signal), select: (list) => list.data });
+  queryOptions({
+    queryKey: ['workspaces'],
+    queryFn: ({ signal }) => listWorkspaces(signal),
+    select: (list) => list.data,
+  });
 
 export const useWorkspaces = () => useQuery(workspacesQuery());

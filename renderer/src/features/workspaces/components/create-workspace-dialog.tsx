@@ -6,7 +6,15 @@ import { Dialog } from '../../../ui/dialog';
 import { TextField } from '../../../ui/field';
 import { useCreateWorkspace } from '../api/create-workspace';
 
-export function CreateWorkspaceDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean; onOpenChange: (open: boolean) => void; onCreated?: (id: string) => void }) {
+export function CreateWorkspaceDialog({
+  isOpen,
+  onOpenChange,
+  onCreated,
+}: {
+  isOpen: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated?: (id: string) => void;
+}) {
   const [name, setName] = useState('');
   const create = useCreateWorkspace();
   const submit = () =>
@@ -29,7 +37,16 @@ export function CreateWorkspaceDialog({ isOpen, onOpenChange, onCreated }: { isO
         validationErrors={create.error ? { name: create.error.message } : undefined}
       >
         <p>A workspace keeps its own assets, transcripts, publications and API keys.</p>
-        <TextField label="Name" name="name" value={name} onChange={setName} isRequired autoFocus maxLength={80} placeholder="Client work" />
+        <TextField
+          label="Name"
+          name="name"
+          value={name}
+          onChange={setName}
+          isRequired
+          autoFocus
+          maxLength={80}
+          placeholder="Client work"
+        />
         <div className="dialog-footer">
           <Button variant="ghost" onPress={() => onOpenChange(false)}>
             Cancel

@@ -1,7 +1,17 @@
 // Always visible in the sidebar: which workspace every screen acts on, and a way to another one.
-import { useEffect, useState } from 'react';
-import { Button as AriaButton, Header, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator } from 'react-aria-components';
+
 import { Check, ChevronsUpDown, Plus, Settings2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import {
+  Button as AriaButton,
+  Header,
+  Menu,
+  MenuItem,
+  MenuSection,
+  MenuTrigger,
+  Popover,
+  Separator,
+} from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { selectWorkspace, useWorkspaceId } from '../../../api/workspace-store';
 import { Skeleton } from '../../../ui/states';
@@ -30,7 +40,10 @@ export function WorkspaceSwitcher() {
   return (
     <>
       <MenuTrigger>
-        <AriaButton className="ws-switcher" aria-label={`Workspace: ${current?.name ?? 'loading'}. Switch workspace`}>
+        <AriaButton
+          className="ws-switcher"
+          aria-label={`Workspace: ${current?.name ?? 'loading'}. Switch workspace`}
+        >
           <span className="ws-avatar" aria-hidden>
             {(current?.name ?? '·').slice(0, 1).toUpperCase()}
           </span>
