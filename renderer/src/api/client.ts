@@ -82,3 +82,15 @@ function parseJson(text: string): unknown {
 
 export const isApiError = (error: unknown, status?: number): error is ApiError =>
   error instanceof ApiError && (status === undefined || error.status === status);
+
+/** Downloads a file from the API (exports need the workspace header, so a plain link cannot fetch them). */
+export async function apiDownload(path: string, query?: RequestOptions['query']): Promise<void> {
+  const response = await fetch(apiUrl(path, query), { headers: workspaceHeaders(), credentials: 'same-origin' });
+  if (!response.ok) throw toApiError(response.status, await response.json().catch(() => undefined), response.statusText);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? 'download';
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: decodeURIComponent(name) });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

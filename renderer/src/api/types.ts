@@ -28,6 +28,7 @@ import type {
   TranscriptList as TranscriptListSchema,
   Transcript as TranscriptSchema,
   TranscriptSummary as TranscriptSummarySchema,
+  TranscriptWord as TranscriptWordSchema,
 } from '@server/capabilities/transcription/schema';
 import type {
   Workspace as WorkspaceSchema,
@@ -53,6 +54,7 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 export type Transcript = Out<typeof TranscriptSchema>;
 export type TranscriptSummary = Out<typeof TranscriptSummarySchema>;
 export type TranscriptList = Out<typeof TranscriptListSchema>;
+export type TranscriptWord = Out<typeof TranscriptWordSchema>;
 export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ChunkedUpload = Out<typeof ChunkedUploadSchema>;

@@ -1,7 +1,7 @@
 // The root of every screen: who is signed in decides between the sign-in states and the app.
 import { Suspense } from 'react';
 import { isApiError } from '../api/client';
-import { useMe } from '../features/account/api/get-me';
+import { useMe } from '../api/me';
 import { SignedOutScreen } from '../features/account/components/signed-out-screen';
 import { WaitingScreen } from '../features/account/components/waiting-screen';
 import { ErrorState, Spinner } from '../ui/states';

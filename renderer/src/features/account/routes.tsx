@@ -9,7 +9,7 @@ import { formatDateTime } from '../../ui/format';
 import { Page, Section } from '../../ui/page';
 import { Properties } from '../../ui/side-panel';
 import { ErrorState, LoadingRows } from '../../ui/states';
-import { useMe } from './api/get-me';
+import { useMe } from '../../api/me';
 import { useSignOut } from './api/sign-out';
 import { useUpdateProfile } from './api/update-profile';
 

@@ -3,18 +3,21 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { DropZone, FileTrigger } from 'react-aria-components';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { AssetType } from '../../api/types';
+import { useQueryClient } from '@tanstack/react-query';
+import { useUploadQueue } from '../../api/use-upload-queue';
+import { wsKey } from '../../api/workspace-store';
 import { Button } from '../../ui/button';
 import { SearchField, TextField } from '../../ui/field';
 import { pluralize } from '../../ui/format';
 import { Page } from '../../ui/page';
+import { UploadTray } from '../../ui/upload-tray';
 import { Segmented } from '../../ui/segmented';
 import { Select } from '../../ui/select';
 import { EmptyState, ErrorState, LoadingRows } from '../../ui/states';
 import { type AssetFilters, useAssets } from './api/list-assets';
+import { uploadAsset } from './api/upload-asset';
 import { AssetCollection } from './components/asset-grid';
 import { AssetPanel } from './components/asset-panel';
-import { UploadTray } from './components/upload-tray';
-import { useUploads } from './components/use-uploads';
 import './assets.css';
 
 const TYPES: { id: AssetType | 'all'; label: string }[] = [
@@ -46,7 +49,9 @@ export default function AssetsScreen() {
     [type, deferredSearch, deferredTags],
   );
   const assets = useAssets(filters);
-  const uploads = useUploads();
+  const client = useQueryClient();
+  const refresh = useCallback(() => void client.invalidateQueries({ queryKey: wsKey('assets', 'list') }), [client]);
+  const uploads = useUploadQueue(uploadAsset, refresh);
   const [dropping, setDropping] = useState(false);
   const all = useMemo(() => assets.data?.pages.flatMap((p) => p.data) ?? [], [assets.data]);
   const setParam = (name: string, value: string | undefined) =>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../api/client';
-import type { Me } from '../../../api/types';
+import { api } from './client';
+import type { Me } from './types';
 
 /** The signed-in person (or `{ isApproved: false }`); account-wide, so sent without a workspace. */
 export const getMe = (signal?: AbortSignal) => api<Me>('/api/v1/me', { signal, noWorkspace: true });

@@ -1,24 +1,24 @@
-// The upload queue: each file with its own progress, three at a time, each cancellable.
-import { useQueryClient } from '@tanstack/react-query';
+// An upload queue: each file with its own progress, three at a time, each cancellable. The feature says
+// how one file is sent (multipart, chunked ...) and what to refresh when one lands.
 import { useCallback, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { wsKey } from '../../../api/workspace-store';
-import { uploadAsset } from '../api/upload-asset';
+import type { UploadProgress } from './upload';
 
 export type UploadItem = {
   id: number;
   name: string;
   size: number;
   loaded: number;
-  status: 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
+  status: 'queued' | 'uploading' | 'processing' | 'done' | 'failed' | 'cancelled';
   error?: string;
-  assetId?: string;
+  resultId?: string;
 };
+
+export type SendFile<T> = (file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal) => Promise<T>;
 
 const PARALLEL = 3;
 
-export function useUploads() {
-  const client = useQueryClient();
+export function useUploadQueue<T extends { id: string }>(send: SendFile<T>, onDone: (result: T) => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const files = useRef(new Map<number, File>());
   const controllers = useRef(new Map<number, AbortController>());
@@ -41,10 +41,14 @@ export function useUploads() {
       controllers.current.set(id, controller);
       running.current++;
       patch(id, { status: 'uploading' });
-      uploadAsset(file, (p) => patch(id, { loaded: p.loaded }), controller.signal)
-        .then((asset) => {
-          patch(id, { status: 'done', loaded: file.size, assetId: asset.id });
-          void client.invalidateQueries({ queryKey: wsKey('assets', 'list') });
+      send(
+        file,
+        (p) => patch(id, { loaded: p.loaded, status: p.loaded >= file.size ? 'processing' : 'uploading' }),
+        controller.signal,
+      )
+        .then((result) => {
+          patch(id, { status: 'done', loaded: file.size, resultId: result.id });
+          onDone(result);
         })
         .catch((error: Error) => {
           if (error.name === 'AbortError') patch(id, { status: 'cancelled' });
@@ -60,7 +64,7 @@ export function useUploads() {
           pump();
         });
     }
-  }, [client, patch]);
+  }, [patch, send, onDone]);
 
   const add = useCallback(
     (list: File[]) => {
@@ -89,7 +93,7 @@ export function useUploads() {
   );
 
   const clearFinished = useCallback(
-    () => setItems((list) => list.filter((i) => i.status === 'queued' || i.status === 'uploading')),
+    () => setItems((list) => list.filter((i) => ['queued', 'uploading', 'processing'].includes(i.status))),
     [],
   );
 
