@@ -26,8 +26,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map(
       (v) =>
         `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 4)
-          .join(', ')}`,
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)
+          .join(' | ')}`,
     );
 }

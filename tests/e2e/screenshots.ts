@@ -5,8 +5,12 @@ import type { Page } from 'puppeteer-core';
 
 export const screenshotDir = fileURLToPath(new URL('../../screenshots/', import.meta.url));
 
+/** Switches the system theme; reduced motion keeps colour transitions from blurring contrast checks. */
 export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+  await page.emulateMediaFeatures([
+    { name: 'prefers-color-scheme', value: theme },
+    { name: 'prefers-reduced-motion', value: 'reduce' },
+  ]);
   await page.waitForFunction(
     (dark) => document.documentElement.classList.contains('dark') === dark,
     {},

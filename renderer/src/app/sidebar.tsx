@@ -18,7 +18,7 @@ export function Sidebar({ profile, onOpenPalette }: { profile: Profile; onOpenPa
       <WorkspaceSwitcher />
       <button type="button" className="sidebar-search" onClick={onOpenPalette}>
         <Search size={14} aria-hidden />
-        <span>Search and commands</span>
+        <span>Search…</span>
         <kbd>{mac ? '⌘' : 'Ctrl'} K</kbd>
       </button>
       <div className="sidebar-nav">

@@ -9,7 +9,8 @@ export function UserMenu({ profile }: { profile: Profile }) {
   const signOut = useSignOut();
   return (
     <MenuTrigger>
-      <AriaButton className="user-button" aria-label={`Account: ${profile.email}`}>
+      <AriaButton className="user-button">
+        <span className="visually-hidden">Account: </span>
         <span className="user-avatar" aria-hidden>
           {(profile.name || profile.email).slice(0, 1).toUpperCase()}
         </span>

@@ -54,8 +54,7 @@ export function AssetCollection({ assets, selectedId, hasMore, onEndReached, vie
       <ul
         className={`asset-${view}`}
         style={{ height: virtualizer.getTotalSize() }}
-        aria-label="Assets"
-        aria-rowcount={assets.length}
+        aria-label={`Assets, ${assets.length} loaded`}
       >
         {items.map((row) => (
           <li

@@ -1,6 +1,6 @@
 // Always visible in the sidebar: which workspace every screen acts on, and a way to another one.
 
-import { Check, ChevronsUpDown, Plus, Settings2 } from 'lucide-react';
+import { Boxes, Check, ChevronsUpDown, Plus, Settings2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
   Button as AriaButton,
@@ -42,11 +42,11 @@ export function WorkspaceSwitcher() {
       <MenuTrigger>
         <AriaButton
           className="ws-switcher"
-          aria-label={`Workspace: ${current?.name ?? 'loading'}. Switch workspace`}
         >
           <span className="ws-avatar" aria-hidden>
-            {(current?.name ?? '·').slice(0, 1).toUpperCase()}
+            <Boxes size={12} />
           </span>
+          <span className="visually-hidden">Workspace: </span>
           <span className="ws-name truncate">{isPending ? <Skeleton width={96} /> : current?.name}</span>
           <ChevronsUpDown size={14} className="faint" aria-hidden />
         </AriaButton>
