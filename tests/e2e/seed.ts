@@ -27,3 +27,16 @@ export async function seedImages(srv: TestServer, key: string, count = 6) {
     ids.push((await upload(srv, key, `photo-${i + 1}.png`, await pngBytes(i), 'image/png', i % 2 ? 'blog,hero' : 'drafts')).id);
   return ids;
 }
+
+/** An incompressible PNG (random pixels), for uploads that must take visible time. */
+export async function noisyPng(seed: number, width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  let x = 2463534242 + seed;
+  for (let i = 0; i < pixels.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    pixels[i] = x & 0xff;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
