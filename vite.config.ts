@@ -22,5 +22,7 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     chunkSizeWarningLimit: 400,
+    // Scripts are never inlined as data: URLs (the audio worklet): the dashboard's CSP allows scripts from 'self' only.
+    assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined),
   },
 });

@@ -1,6 +1,6 @@
 // Routes, each screen code-split so the first load carries only the frame and the screen opened.
 import { createBrowserRouter } from 'react-router';
-import { AppFrame } from './app-frame';
+import { AppFrame, Splash } from './app-frame';
 import { RouteError } from './route-error';
 
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
@@ -11,6 +11,7 @@ export const router = createBrowserRouter([
   {
     path: '/',
     element: <AppFrame />,
+    hydrateFallbackElement: <Splash />,
     errorElement: <RouteError />,
     children: [
       { index: true, lazy: screen(() => import('../features/getting-started/routes')) },

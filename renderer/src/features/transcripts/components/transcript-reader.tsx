@@ -57,7 +57,7 @@ export function TranscriptReader({ transcript, audioUrl }: { transcript: Transcr
       element.removeEventListener('seeked', tick);
       element.removeEventListener('timeupdate', tick);
     };
-  }, [transcript.words]);
+  }, [transcript.words, audioUrl]); // the <audio> appears once its asset has loaded
 
   const seek = (time: number) => {
     const element = audio.current;
