@@ -1,4 +1,5 @@
 /** API keys (secret once, edit, revoke) and workspaces (create, switch, rename, delete with typed confirmation). */
+import type { ElementHandle } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForText } from './harness.js';
@@ -92,15 +93,15 @@ describe.skipIf(!hasChromium)('workspaces', () => {
     await waitForText(page, 'Client archive', '.workspace-name');
     await page.click('[aria-label="Actions for Client archive"]');
     await clickText(page, '[role="menuitem"]', 'Delete');
-    const confirm = await page.waitForFunction(() =>
+    const confirm = (await page.waitForFunction(() =>
       [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.includes('Delete workspace')),
-    );
-    expect(await confirm.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    )) as ElementHandle<HTMLButtonElement>;
+    expect(await confirm.evaluate((b) => b.disabled)).toBe(true);
     await fill(page, 'Type Client archive to confirm', 'Client archiv');
-    expect(await confirm.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await confirm.evaluate((b) => b.disabled)).toBe(true);
     await page.keyboard.type('e');
-    await page.waitForFunction((b) => !(b as HTMLButtonElement).disabled, {}, confirm);
-    await (confirm as unknown as { click(): Promise<void> }).click();
+    await page.waitForFunction((b) => !b.disabled, {}, confirm);
+    await confirm.click();
     await toast(page, 'deleted');
     const left = (await (await srv.as(srv.owner)('/api/v1/workspaces')).json()).data;
     expect(left.map((w: { name: string }) => w.name)).toEqual(['Personal']);
