@@ -3,9 +3,12 @@
  * brotli and a gzip copy of every compressible file, which the server sends to clients that accept them.
  * Staleness: a fingerprint of the renderer sources, the Vite config and the lockfile, kept in build-info.json.
  */
+
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type DashboardBuild = { status: 'built' | 'up-to-date'; ms: number; outDir: string };
@@ -69,12 +72,9 @@ export async function buildDashboard(
   const fingerprint = dashboardFingerprint(root);
   if (!force && dashboardIsFresh(root, fingerprint))
     return { status: 'up-to-date', ms: Date.now() - started, outDir };
-  const { build } = await import('vite');
-  await build({
-    configFile: join(root, 'vite.config.ts'),
-    logLevel: quiet ? 'error' : 'warn',
-    mode: 'production',
-  });
+  // In its own process with NODE_ENV=production: Vite keeps an inherited NODE_ENV (vitest sets "test", and
+  // vitest has Vite loaded already), and React would then ship its development build.
+  await viteBuild(root, quiet);
   precompress(outDir);
   writeFileSync(
     join(outDir, INFO),
@@ -85,3 +85,27 @@ export async function buildDashboard(
 
 /** Size of everything under dist/renderer, for the log line. */
 export const dashboardBytes = (dir: string) => [...files(dir)].reduce((sum, f) => sum + statSync(f).size, 0);
+
+function viteBuild(root: string, quiet: boolean): Promise<void> {
+  const require = createRequire(join(root, 'package.json'));
+  const vite = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
+  const args = [
+    vite,
+    'build',
+    '--config',
+    join(root, 'vite.config.ts'),
+    '--logLevel',
+    quiet ? 'error' : 'warn',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`vite build exited with ${code}`)),
+    );
+  });
+}

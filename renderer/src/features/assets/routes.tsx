@@ -120,7 +120,7 @@ export default function AssetsScreen() {
           />
         </>
       }
-      panel={id && <AssetPanel id={id} onClose={() => navigate(`/assets${window.location.search}`)} />}
+      panel={id && <AssetPanel id={id} listed={all.find((a) => a.id === id)} onClose={() => navigate(`/assets${window.location.search}`)} />}
     >
       <DropZone
         className={`asset-drop${dropping ? ' dropping' : ''}`}

@@ -9,5 +9,6 @@ export const getAsset = (id: string, signal?: AbortSignal) =>
 export const assetQuery = (id: string) =>
   queryOptions({ queryKey: wsKey('assets', 'one', id), queryFn: ({ signal }) => getAsset(id, signal) });
 
-export const useAsset = (id: string | undefined) =>
-  useQuery({ ...assetQuery(id ?? ''), enabled: Boolean(id) });
+/** `listed`: the row already on screen, shown at once while the full record loads. */
+export const useAsset = (id: string | undefined, listed?: Asset) =>
+  useQuery({ ...assetQuery(id ?? ''), enabled: Boolean(id), placeholderData: listed });

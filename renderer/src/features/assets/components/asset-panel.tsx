@@ -15,8 +15,8 @@ import { useAsset } from '../api/get-asset';
 import { useUpdateAsset } from '../api/update-asset';
 import { AssetIcon } from './asset-icon';
 
-export function AssetPanel({ id, onClose }: { id: string; onClose: () => void }) {
-  const asset = useAsset(id);
+export function AssetPanel({ id, listed, onClose }: { id: string; listed?: Asset; onClose: () => void }) {
+  const asset = useAsset(id, listed);
   return (
     <SidePanel title={asset.data?.displayName ?? 'Asset'} label="Asset details" onClose={onClose}>
       {asset.isPending ? (
