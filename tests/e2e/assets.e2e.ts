@@ -39,26 +39,52 @@ describe.skipIf(!hasChromium)('assets', () => {
     await e.open('/assets', 'Assets');
     const cdp = await page.createCDPSession();
     // ~1.5 MB/s up, so every file is seen in flight
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_500_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 1_500_000,
+    });
     const seen = new Set<string>();
     const watch = setInterval(() => {
       void page
-        .$$eval('.upload-item [role="progressbar"]', (bars) => bars.map((b) => `${b.getAttribute('aria-label')}:${b.getAttribute('aria-valuenow')}`))
-        .then((values) => values.forEach((v) => seen.add(v)))
+        .$$eval('.upload-item [role="progressbar"]', (bars) =>
+          bars.map((b) => `${b.getAttribute('aria-label')}:${b.getAttribute('aria-valuenow')}`),
+        )
+        .then((values) => {
+          for (const v of values) seen.add(v);
+        })
         .catch(() => undefined);
     }, 50);
     await chooseFiles(files);
     await waitForText(page, '3 finished', '.upload-tray');
     clearInterval(watch);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     for (const name of ['holiday-1.png', 'holiday-2.png', 'holiday-3.png']) {
-      const values = [...seen].filter((v) => v.startsWith(`Uploading ${name}:`)).map((v) => Number(v.split(':')[1]));
-      expect(values.some((v) => v > 0 && v < 100), `${name} progress ${values}`).toBe(true);
+      const values = [...seen]
+        .filter((v) => v.startsWith(`Uploading ${name}:`))
+        .map((v) => Number(v.split(':')[1]));
+      expect(
+        values.some((v) => v > 0 && v < 100),
+        `${name} progress ${values}`,
+      ).toBe(true);
     }
     await page.waitForFunction(
-      () => document.querySelectorAll('.asset-card img').length === 3 && [...document.querySelectorAll<HTMLImageElement>('.asset-card img')].every((i) => i.complete && i.naturalWidth > 0),
+      () =>
+        document.querySelectorAll('.asset-card img').length === 3 &&
+        [...document.querySelectorAll<HTMLImageElement>('.asset-card img')].every(
+          (i) => i.complete && i.naturalWidth > 0,
+        ),
     );
-    const thumb = await page.$eval('.asset-card img', (i) => ({ src: (i as HTMLImageElement).src, w: (i as HTMLImageElement).naturalWidth }));
+    const thumb = await page.$eval('.asset-card img', (i) => ({
+      src: (i as HTMLImageElement).src,
+      w: (i as HTMLImageElement).naturalWidth,
+    }));
     expect(thumb.src).toContain('/img/thumb/');
     expect(thumb.w).toBeLessThanOrEqual(256);
   });
@@ -66,12 +92,26 @@ describe.skipIf(!hasChromium)('assets', () => {
   it('cancels an upload in flight: it is marked cancelled and no asset is created', async () => {
     const { page, srv } = e;
     const cdp = await page.createCDPSession();
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2_000_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 2_000_000,
+    });
     await chooseFiles([join(dir, 'big.bin')]);
-    await page.waitForFunction(() => Number(document.querySelector('.upload-item [role="progressbar"]')?.getAttribute('aria-valuenow')) > 0);
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector('.upload-item [role="progressbar"]')?.getAttribute('aria-valuenow')) >
+        0,
+    );
     await page.click('[aria-label="Cancel big.bin"]');
     await page.waitForSelector('.upload-item.cancelled');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     const list = (await (await srv.as(srv.owner)('/api/v1/assets')).json()).data as { filename: string }[];
     expect(list.map((a) => a.filename).sort()).toEqual(['holiday-1.png', 'holiday-2.png', 'holiday-3.png']);
   });
@@ -83,7 +123,9 @@ describe.skipIf(!hasChromium)('assets', () => {
     await page.click('[aria-label="Clear search"]');
     await page.waitForFunction(() => document.querySelectorAll('.asset-card').length === 3);
     await page.click('[aria-label="List"]');
-    await page.waitForFunction(() => document.querySelectorAll('.asset-line').length === 3 && location.search.includes('view=list'));
+    await page.waitForFunction(
+      () => document.querySelectorAll('.asset-line').length === 3 && location.search.includes('view=list'),
+    );
   });
 
   it('opens an asset: preview, tags edited, serve URLs, then deletes it after confirmation', async () => {

@@ -94,7 +94,9 @@ describe.skipIf(!hasChromium)('workspaces', () => {
     await page.click('[aria-label="Actions for Client archive"]');
     await clickText(page, '[role="menuitem"]', 'Delete');
     const confirm = (await page.waitForFunction(() =>
-      [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.includes('Delete workspace')),
+      [...document.querySelectorAll('[role="dialog"] button')].find((b) =>
+        b.textContent?.includes('Delete workspace'),
+      ),
     )) as ElementHandle<HTMLButtonElement>;
     expect(await confirm.evaluate((b) => b.disabled)).toBe(true);
     await fill(page, 'Type Client archive to confirm', 'Client archiv');

@@ -23,7 +23,9 @@ export async function fill(page: Page, label: string, value: string): Promise<vo
   const input = await page.waitForFunction(
     (l) =>
       [...document.querySelectorAll('input, textarea')].find(
-        (e) => e.getAttribute('aria-label') === l || (e as HTMLInputElement).labels?.[0]?.textContent?.trim().startsWith(l),
+        (e) =>
+          e.getAttribute('aria-label') === l ||
+          (e as HTMLInputElement).labels?.[0]?.textContent?.trim().startsWith(l),
       ),
     {},
     label,

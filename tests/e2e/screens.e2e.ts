@@ -73,7 +73,11 @@ describe.skipIf(!hasChromium)('main screens', () => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(fx.speechBytes)], { type: 'audio/wav' }), 'standup.wav');
     const transcript = (await (
-      await fetch(`${e.srv.url}/api/v1/transcribe`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } })
+      await fetch(`${e.srv.url}/api/v1/transcribe`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${key}` },
+      })
     ).json()) as { id: string; status: string };
     expect(transcript.status).toBe('completed');
     await e.srv.signIn('waiting@example.com'); // a pending waitlist entry and a sign-in link for the owner
@@ -128,7 +132,9 @@ describe.skipIf(!hasChromium)('main screens', () => {
       expect(await page.$('script')).toBeNull();
       expect(await page.$eval('h1', (h) => h.textContent)).toBe('Sign in to Folio');
       await page.screenshot({ path: `${(await import('./screenshots.js')).screenshotDir}sign-in-light.png` });
-      const link = await e.srv.services.identity.mintSignInLink('stranger@example.com', e.srv.url, { announce: false });
+      const link = await e.srv.services.identity.mintSignInLink('stranger@example.com', e.srv.url, {
+        announce: false,
+      });
       await page.goto(link);
       await page.waitForSelector('.gate-title');
       expect(await page.$eval('.gate-title', (h) => h.textContent)).toMatch(/waitlist/);
@@ -136,7 +142,9 @@ describe.skipIf(!hasChromium)('main screens', () => {
       expect(await seriousViolations(page)).toEqual([]);
       for (const theme of ['light', 'dark'] as const) {
         await setTheme(page, theme);
-        await page.screenshot({ path: `${(await import('./screenshots.js')).screenshotDir}waiting-${theme}.png` });
+        await page.screenshot({
+          path: `${(await import('./screenshots.js')).screenshotDir}waiting-${theme}.png`,
+        });
       }
       await page.click('.gate-card button');
       await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Sign in to Folio');

@@ -12,11 +12,22 @@ export async function pngBytes(i: number, width = 640, height = 420): Promise<Bu
     .toBuffer();
 }
 
-export async function upload(srv: TestServer, key: string, name: string, bytes: Buffer, type: string, tags?: string) {
+export async function upload(
+  srv: TestServer,
+  key: string,
+  name: string,
+  bytes: Buffer,
+  type: string,
+  tags?: string,
+) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
   if (tags) form.append('tags', tags);
-  const res = await fetch(`${srv.url}/api/v1/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${srv.url}/api/v1/uploads`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${key}` },
+  });
   if (res.status !== 201) throw new Error(`seed upload ${name}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string; key: string };
 }
@@ -24,7 +35,18 @@ export async function upload(srv: TestServer, key: string, name: string, bytes: 
 export async function seedImages(srv: TestServer, key: string, count = 6) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++)
-    ids.push((await upload(srv, key, `photo-${i + 1}.png`, await pngBytes(i), 'image/png', i % 2 ? 'blog,hero' : 'drafts')).id);
+    ids.push(
+      (
+        await upload(
+          srv,
+          key,
+          `photo-${i + 1}.png`,
+          await pngBytes(i),
+          'image/png',
+          i % 2 ? 'blog,hero' : 'drafts',
+        )
+      ).id,
+    );
   return ids;
 }
 
@@ -38,5 +60,7 @@ export async function noisyPng(seed: number, width: number, height: number): Pro
     x ^= x << 5;
     pixels[i] = x & 0xff;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }

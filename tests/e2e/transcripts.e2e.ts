@@ -44,7 +44,10 @@ afterAll(async () => {
 });
 
 async function chooseFiles(paths: string[]) {
-  const [chooser] = await Promise.all([e.page.waitForFileChooser(), button(e.page, 'Transcribe a recording')]);
+  const [chooser] = await Promise.all([
+    e.page.waitForFileChooser(),
+    button(e.page, 'Transcribe a recording'),
+  ]);
   await chooser.accept(paths);
 }
 
@@ -57,18 +60,27 @@ describe.skipIf(!ready)('transcripts', () => {
     await page.waitForSelector('.transcript-row .badge-success');
     await page.click('.transcript-row');
     await page.waitForSelector('.reader .word');
-    const words = await page.$$eval('.reader .word', (spans) => spans.map((s) => Number((s as HTMLElement).dataset.start)));
+    const words = await page.$$eval('.reader .word', (spans) =>
+      spans.map((s) => Number((s as HTMLElement).dataset.start)),
+    );
     expect(words.length).toBeGreaterThan(0);
-    await page.waitForFunction(() => (document.querySelector('.reader-audio') as HTMLAudioElement).readyState >= 1);
+    await page.waitForFunction(
+      () => (document.querySelector('.reader-audio') as HTMLAudioElement).readyState >= 1,
+    );
     const last = words.length - 1;
     const target = (await page.$$('.reader .word'))[last];
     await target.click();
     await page.waitForFunction(
-      (start) => Math.abs((document.querySelector('.reader-audio') as HTMLAudioElement).currentTime - start) < 0.5,
+      (start) =>
+        Math.abs((document.querySelector('.reader-audio') as HTMLAudioElement).currentTime - start) < 0.5,
       {},
       words[last],
     );
-    await page.waitForFunction((i) => document.querySelectorAll('.reader .word')[i].classList.contains('active'), {}, last);
+    await page.waitForFunction(
+      (i) => document.querySelectorAll('.reader .word')[i].classList.contains('active'),
+      {},
+      last,
+    );
     await page.evaluate(() => {
       const audio = document.querySelector('.reader-audio') as HTMLAudioElement;
       audio.currentTime = 0;
@@ -85,7 +97,9 @@ describe.skipIf(!ready)('transcripts', () => {
     ]) {
       await button(page, 'Export');
       await clickText(page, '[role="menuitem"]', label);
-      await expect.poll(() => readdirSync(downloads).some((f) => f.endsWith(`.${ext}`)), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(() => readdirSync(downloads).some((f) => f.endsWith(`.${ext}`)), { timeout: 10_000 })
+        .toBe(true);
     }
   });
 
@@ -93,17 +107,32 @@ describe.skipIf(!ready)('transcripts', () => {
     const { page, srv } = e;
     await e.open('/transcripts', 'Transcripts');
     const cdp = await page.createCDPSession();
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 3_000_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 3_000_000,
+    });
     await chooseFiles([longClip]);
     await page.waitForFunction(() => {
-      const value = Number(document.querySelector('.upload-item [role="progressbar"]')?.getAttribute('aria-valuenow'));
+      const value = Number(
+        document.querySelector('.upload-item [role="progressbar"]')?.getAttribute('aria-valuenow'),
+      );
       return value > 0 && value < 100;
     });
     await waitForText(page, '1 finished', '.upload-tray');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     const list = (await (await srv.as(srv.owner)('/api/v1/transcripts')).json()).data;
     expect(list).toHaveLength(2);
-    const assets = (await (await srv.as(srv.owner)('/api/v1/assets')).json()).data as { displayName: string; size: number }[];
+    const assets = (await (await srv.as(srv.owner)('/api/v1/assets')).json()).data as {
+      displayName: string;
+      size: number;
+    }[];
     expect(assets.find((a) => a.displayName === 'long-meeting.wav')?.size).toBeGreaterThan(4 << 20);
     // the list shows it live (queued or transcribing, then done); how long Whisper takes is the engine's benchmark
     await page.waitForFunction(() => document.querySelectorAll('.transcript-row').length === 2);
@@ -125,11 +154,17 @@ describe.skipIf(!ready)('transcripts', () => {
     await e.open('/dictation', 'Dictation');
     await button(page, 'Start dictation');
     await waitForText(page, 'Listening', '.dictation-status');
-    await page.waitForFunction(() => document.querySelector('[data-testid="live-transcript"] .partial, [data-testid="live-transcript"] .final'), { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector(
+          '[data-testid="live-transcript"] .partial, [data-testid="live-transcript"] .final',
+        ),
+      { timeout: 30_000 },
+    );
     await button(page, 'New paragraph');
     await page.waitForSelector('[data-testid="live-transcript"] .final', { timeout: 30_000 });
     await button(page, 'Stop and keep');
-    await waitForText(page, 'Kept as a recording and a transcript', '.callout', );
+    await waitForText(page, 'Kept as a recording and a transcript', '.callout');
     await button(page, 'Open transcript');
     await page.waitForFunction(() => location.pathname.startsWith('/transcripts/tr'));
     const id = new URL(page.url()).pathname.split('/').pop();

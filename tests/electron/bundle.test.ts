@@ -19,7 +19,9 @@ beforeAll(async () => {
   out = await mkdtemp(join(root, 'dist', 'bundle-test-'));
   userData = await mkdtemp(join(tmpdir(), 'folio-bundle-'));
   await bundleModule(join(root, 'electron/server-host.ts'), join(out, 'server-host.js'));
-  const bundled = (await import(pathToFileURL(join(out, 'server-host.js')).href)) as typeof import('../../electron/server-host.js');
+  const bundled = (await import(
+    pathToFileURL(join(out, 'server-host.js')).href
+  )) as typeof import('../../electron/server-host.js');
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(userData, 'settings.json'), JSON.stringify({ port: 4780, whisperThreads: 2 }));
   host = await bundled.startServerHost({ userData, appPath: root });

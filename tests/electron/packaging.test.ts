@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +19,9 @@ describe('electron-builder configuration', () => {
 
   it('a mistake is caught by the same check (the schema is really applied)', () => {
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-    expect(validate({ ...config, mac: { ...config.mac, target: 'dmgg' }, nsis: { oneClik: false } })).toBe(false);
+    expect(validate({ ...config, mac: { ...config.mac, target: 'dmgg' }, nsis: { oneClik: false } })).toBe(
+      false,
+    );
   });
 
   it('targets AppImage and deb, a universal dmg, and an nsis installer', () => {
@@ -34,15 +36,25 @@ describe('electron-builder configuration', () => {
       expect(resource.from, platform).toMatch(/^build\/whisper\/folio-whisper-worker/);
       expect(resource.to, platform).toMatch(/^whisper\//);
     }
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/sharp/**', 'node_modules/@ffmpeg-installer/**']));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['node_modules/sharp/**', 'node_modules/@ffmpeg-installer/**']),
+    );
   });
 
   it('packs the bundled shell and the built dashboard, and every icon and entitlement it names exists', () => {
     expect(config.extraMetadata.main).toBe('dist/electron/main.js');
     expect(config.files).toEqual(expect.arrayContaining(['dist/electron/**', 'dist/renderer/**']));
-    for (const file of [config.mac.icon, config.win.icon, config.mac.entitlements, 'build/icons/tray.png', 'build/icons/png/512x512.png'])
+    for (const file of [
+      config.mac.icon,
+      config.win.icon,
+      config.mac.entitlements,
+      'build/icons/tray.png',
+      'build/icons/png/512x512.png',
+    ])
       expect(existsSync(`${root}${file}`), file).toBe(true);
-    expect(readFileSync(`${root}${config.mac.entitlements}`, 'utf8')).toContain('com.apple.security.device.audio-input');
+    expect(readFileSync(`${root}${config.mac.entitlements}`, 'utf8')).toContain(
+      'com.apple.security.device.audio-input',
+    );
     expect(config.mac.extendInfo.NSMicrophoneUsageDescription).toBeTruthy();
   });
 

@@ -10,7 +10,9 @@ describe('window permissions', () => {
   });
 
   it('refuses the camera, other permissions and every other origin', () => {
-    expect(allowPermission('media', `${origin}/dictation`, origin, { mediaTypes: ['audio', 'video'] })).toBe(false);
+    expect(allowPermission('media', `${origin}/dictation`, origin, { mediaTypes: ['audio', 'video'] })).toBe(
+      false,
+    );
     for (const p of ['geolocation', 'notifications', 'midi', 'openExternal', 'display-capture'])
       expect(allowPermission(p, `${origin}/`, origin), p).toBe(false);
     expect(allowPermission('media', 'http://localhost:4780/', origin, { mediaTypes: ['audio'] })).toBe(false);

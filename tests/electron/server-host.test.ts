@@ -44,7 +44,11 @@ describe('server host', () => {
     const page = await fetch(`${host.url}/`, { headers: { cookie } });
     expect(await page.text()).toContain('<div id="root">');
     const settings = await (await fetch(`${host.url}/api/v1/settings`, { headers: { cookie } })).json();
-    expect(settings).toMatchObject({ editable: true, saved: { port: taken, whisperThreads: 3 }, running: { whisperThreads: 3 } });
+    expect(settings).toMatchObject({
+      editable: true,
+      saved: { port: taken, whisperThreads: 3 },
+      running: { whisperThreads: 3 },
+    });
     const saved = await fetch(`${host.url}/api/v1/settings`, {
       method: 'PATCH',
       headers: { cookie, origin: host.url, 'content-type': 'application/json' },

@@ -13,11 +13,16 @@ describe('tray menu', () => {
       '—',
       'Quit Folio',
     ]);
-    expect(model.find((i) => i.type === 'action' && i.action === 'toggle-start-at-login')).toMatchObject({ checked: true });
+    expect(model.find((i) => i.type === 'action' && i.action === 'toggle-start-at-login')).toMatchObject({
+      checked: true,
+    });
   });
 
   it('says so when the preferred port was taken', () => {
     const model = trayMenuModel({ url: 'http://127.0.0.1:51234', preferredPort: 4780, startAtLogin: false });
-    expect(model).toContainEqual({ type: 'info', label: 'Port 4780 was taken: listening on http://127.0.0.1:51234' });
+    expect(model).toContainEqual({
+      type: 'info',
+      label: 'Port 4780 was taken: listening on http://127.0.0.1:51234',
+    });
   });
 });

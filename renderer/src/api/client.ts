@@ -85,8 +85,12 @@ export const isApiError = (error: unknown, status?: number): error is ApiError =
 
 /** Downloads a file from the API (exports need the workspace header, so a plain link cannot fetch them). */
 export async function apiDownload(path: string, query?: RequestOptions['query']): Promise<void> {
-  const response = await fetch(apiUrl(path, query), { headers: workspaceHeaders(), credentials: 'same-origin' });
-  if (!response.ok) throw toApiError(response.status, await response.json().catch(() => undefined), response.statusText);
+  const response = await fetch(apiUrl(path, query), {
+    headers: workspaceHeaders(),
+    credentials: 'same-origin',
+  });
+  if (!response.ok)
+    throw toApiError(response.status, await response.json().catch(() => undefined), response.statusText);
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? 'download';
   const url = URL.createObjectURL(await response.blob());

@@ -13,14 +13,20 @@ import type {
 import { api } from './client';
 import { wsKey } from './workspace-store';
 
-const base = (kind: PublicationKind, slug?: string) => `/api/v1/${kind}${slug ? `/${encodeURIComponent(slug)}` : ''}`;
+const base = (kind: PublicationKind, slug?: string) =>
+  `/api/v1/${kind}${slug ? `/${encodeURIComponent(slug)}` : ''}`;
 
 export const publicationsQuery = (kind: PublicationKind, filters: PublicationFilters) =>
   infiniteQueryOptions({
     queryKey: wsKey(kind, 'list', filters),
     queryFn: ({ pageParam, signal }) =>
       api<{ data: Publication[]; nextCursor: string | null }>(base(kind), {
-        query: { ...filters, includeArchived: filters.includeArchived || undefined, limit: 100, cursor: pageParam },
+        query: {
+          ...filters,
+          includeArchived: filters.includeArchived || undefined,
+          limit: 100,
+          cursor: pageParam,
+        },
         signal,
       }),
     initialPageParam: undefined as string | undefined,

@@ -14,7 +14,11 @@ export type UploadItem = {
   resultId?: string;
 };
 
-export type SendFile<T> = (file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal) => Promise<T>;
+export type SendFile<T> = (
+  file: File,
+  onProgress: (p: UploadProgress) => void,
+  signal: AbortSignal,
+) => Promise<T>;
 
 const PARALLEL = 3;
 

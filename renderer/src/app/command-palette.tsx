@@ -2,6 +2,7 @@
 // and Menu (a filtered, keyboard-driven list with a correct active descendant); cmdk was tried first, but its
 // input kept pointing aria-activedescendant at items the filter had removed (a critical axe violation).
 import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, Boxes, Search } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import {
   Autocomplete,
@@ -17,7 +18,6 @@ import {
   SearchField,
   useFilter,
 } from 'react-aria-components';
-import { ArrowRight, Boxes, Search } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { selectWorkspace } from '../api/workspace-store';
 import { workspacesQuery } from '../features/workspaces/api/list-workspaces';
@@ -25,7 +25,15 @@ import { navGroups } from './nav';
 
 type Command = { id: string; label: string; icon: ReactNode; run: () => void };
 
-export default function CommandPalette({ open, onOpenChange, isOwner }: { open: boolean; onOpenChange: (open: boolean) => void; isOwner: boolean }) {
+export default function CommandPalette({
+  open,
+  onOpenChange,
+  isOwner,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  isOwner: boolean;
+}) {
   const navigate = useNavigate();
   const { data: workspaces = [] } = useQuery(workspacesQuery());
   const { contains } = useFilter({ sensitivity: 'base' });
@@ -33,13 +41,23 @@ export default function CommandPalette({ open, onOpenChange, isOwner }: { open: 
     const go = navGroups
       .flatMap((g) => g.items)
       .filter((item) => !item.ownerOnly || isOwner)
-      .map(({ path, label, icon: Icon }) => ({ id: `go:${path}`, label: `Go to ${label}`, icon: <Icon size={16} />, run: () => navigate(path) }));
+      .map(({ path, label, icon: Icon }) => ({
+        id: `go:${path}`,
+        label: `Go to ${label}`,
+        icon: <Icon size={16} />,
+        run: () => navigate(path),
+      }));
     const actions = [
       { label: 'Upload files', to: '/assets?upload=1' },
       { label: 'Create an API key', to: '/keys?create=1' },
       { label: 'Start dictation', to: '/dictation' },
       { label: 'Transcribe a recording', to: '/transcripts' },
-    ].map((a) => ({ id: `do:${a.to}`, label: a.label, icon: <ArrowRight size={16} />, run: () => navigate(a.to) }));
+    ].map((a) => ({
+      id: `do:${a.to}`,
+      label: a.label,
+      icon: <ArrowRight size={16} />,
+      run: () => navigate(a.to),
+    }));
     const switches = workspaces.map((w) => ({
       id: `ws:${w.id}`,
       label: `Switch to ${w.name}`,
@@ -55,7 +73,12 @@ export default function CommandPalette({ open, onOpenChange, isOwner }: { open: 
   const all = sections.flatMap((s) => s.items);
 
   return (
-    <ModalOverlay className="modal-overlay palette-overlay" isOpen={open} onOpenChange={onOpenChange} isDismissable>
+    <ModalOverlay
+      className="modal-overlay palette-overlay"
+      isOpen={open}
+      onOpenChange={onOpenChange}
+      isDismissable
+    >
       <Modal className="modal modal-md palette-modal">
         <Dialog className="palette-dialog" aria-label="Command palette">
           <Autocomplete filter={contains}>

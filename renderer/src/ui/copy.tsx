@@ -57,9 +57,13 @@ export function CodeBlock({ code, label, language }: { code: string; label: stri
           variant="ghost"
         />
       </figcaption>
-      <pre className="code" tabIndex={0} aria-label={label}>
-        <code>{code}</code>
-      </pre>
+      {/* focusable so a long snippet scrolls from the keyboard too */}
+      <section className="code-scroll" aria-label={label}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+        <pre className="code" tabIndex={0}>
+          <code>{code}</code>
+        </pre>
+      </section>
     </figure>
   );
 }

@@ -17,6 +17,7 @@ export function SidePanel({
   label: string;
 }) {
   const ref = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves in again when another item opens
   useEffect(() => {
     ref.current?.focus();
   }, [label]);

@@ -89,8 +89,7 @@ export function Spinner({ size = 16, label }: { size?: number; label?: string })
     <span
       className="spinner"
       style={{ width: size, height: size }}
-      role={label ? 'status' : undefined}
-      aria-label={label}
+      {...(label ? { role: 'status', 'aria-label': label } : { 'aria-hidden': true })}
     />
   );
 }

@@ -7,7 +7,12 @@ import { ProgressBar } from './progress';
 const active = (i: UploadItem) => ['queued', 'uploading', 'processing'].includes(i.status);
 
 /** The floating list of uploads in flight: per-file progress, cancel, then the outcome. */
-export function UploadTray({ items, onCancel, onClear, processingLabel = 'Processing' }: {
+export function UploadTray({
+  items,
+  onCancel,
+  onClear,
+  processingLabel = 'Processing',
+}: {
   items: UploadItem[];
   onCancel: (id: number) => void;
   onClear: () => void;
@@ -27,11 +32,16 @@ export function UploadTray({ items, onCancel, onClear, processingLabel = 'Proces
       </header>
       <ul className="upload-list">
         {items.map((item) => (
-          <li key={item.id} className={`upload-item ${item.status}`} aria-label={`${item.name}: ${item.status}`}>
+          <li
+            key={item.id}
+            className={`upload-item ${item.status}`}
+            aria-label={`${item.name}: ${item.status}`}
+          >
             <div className="upload-item-top">
               <span className="truncate upload-name">{item.name}</span>
               <span className="upload-meta">
-                {item.status === 'uploading' && `${Math.round((item.loaded / Math.max(1, item.size)) * 100)}%`}
+                {item.status === 'uploading' &&
+                  `${Math.round((item.loaded / Math.max(1, item.size)) * 100)}%`}
                 {item.status === 'queued' && 'Waiting'}
                 {item.status === 'processing' && processingLabel}
                 {item.status === 'done' && <CheckCircle2 size={14} aria-label="done" className="success" />}
@@ -52,7 +62,9 @@ export function UploadTray({ items, onCancel, onClear, processingLabel = 'Proces
             {active(item) ? (
               <ProgressBar
                 label={`Uploading ${item.name}`}
-                value={item.status === 'processing' ? undefined : item.size ? (item.loaded / item.size) * 100 : 0}
+                value={
+                  item.status === 'processing' ? undefined : item.size ? (item.loaded / item.size) * 100 : 0
+                }
               />
             ) : (
               <span className="upload-sub">{item.error ?? formatBytes(item.size)}</span>

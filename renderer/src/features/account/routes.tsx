@@ -2,6 +2,7 @@ import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { toast } from 'sonner';
+import { useMe } from '../../api/me';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
@@ -9,7 +10,6 @@ import { formatDateTime } from '../../ui/format';
 import { Page, Section } from '../../ui/page';
 import { Properties } from '../../ui/side-panel';
 import { ErrorState, LoadingRows } from '../../ui/states';
-import { useMe } from '../../api/me';
 import { useSignOut } from './api/sign-out';
 import { useUpdateProfile } from './api/update-profile';
 
@@ -41,9 +41,11 @@ export default function ProfileScreen() {
               [
                 'Role',
                 profile.isInstanceOwner ? (
-                  <Badge tone="accent">Owner of this Folio</Badge>
+                  <Badge key="role" tone="accent">
+                    Owner of this Folio
+                  </Badge>
                 ) : (
-                  <Badge>Member</Badge>
+                  <Badge key="role">Member</Badge>
                 ),
               ],
               ['Member since', formatDateTime(profile.createdAt)],

@@ -13,12 +13,16 @@ export default function ArtifactsScreen() {
       hooks={artifactHooks}
       renderPreview={(item, version) => (
         // The page runs in an opaque origin (no allow-same-origin): it can never reach the dashboard's session.
-        <iframe title={`Artifact: ${item.title}`} sandbox="allow-scripts" src={`${item.urls.page}?version=${version}`} />
+        <iframe
+          title={`Artifact: ${item.title}`}
+          sandbox="allow-scripts"
+          src={`${item.urls.page}?version=${version}`}
+        />
       )}
       agentHint={
         <>
-          An agent with a key for the <code>artifacts</code> service publishes with <code>POST /api/v1/artifacts</code> or the MCP
-          tool <code>artifacts_publish</code>.
+          An agent with a key for the <code>artifacts</code> service publishes with{' '}
+          <code>POST /api/v1/artifacts</code> or the MCP tool <code>artifacts_publish</code>.
         </>
       }
     />

@@ -1,19 +1,19 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Grid2x2, Images, List, Upload } from 'lucide-react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { DropZone, FileTrigger } from 'react-aria-components';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { AssetType } from '../../api/types';
-import { useQueryClient } from '@tanstack/react-query';
 import { useUploadQueue } from '../../api/use-upload-queue';
 import { wsKey } from '../../api/workspace-store';
 import { Button } from '../../ui/button';
 import { SearchField, TextField } from '../../ui/field';
 import { pluralize } from '../../ui/format';
 import { Page } from '../../ui/page';
-import { UploadTray } from '../../ui/upload-tray';
 import { Segmented } from '../../ui/segmented';
 import { Select } from '../../ui/select';
 import { EmptyState, ErrorState, LoadingRows } from '../../ui/states';
+import { UploadTray } from '../../ui/upload-tray';
 import { type AssetFilters, useAssets } from './api/list-assets';
 import { uploadAsset } from './api/upload-asset';
 import { AssetCollection } from './components/asset-grid';
@@ -50,7 +50,10 @@ export default function AssetsScreen() {
   );
   const assets = useAssets(filters);
   const client = useQueryClient();
-  const refresh = useCallback(() => void client.invalidateQueries({ queryKey: wsKey('assets', 'list') }), [client]);
+  const refresh = useCallback(
+    () => void client.invalidateQueries({ queryKey: wsKey('assets', 'list') }),
+    [client],
+  );
   const uploads = useUploadQueue(uploadAsset, refresh);
   const [dropping, setDropping] = useState(false);
   const all = useMemo(() => assets.data?.pages.flatMap((p) => p.data) ?? [], [assets.data]);
@@ -120,7 +123,15 @@ export default function AssetsScreen() {
           />
         </>
       }
-      panel={id && <AssetPanel id={id} listed={all.find((a) => a.id === id)} onClose={() => navigate(`/assets${window.location.search}`)} />}
+      panel={
+        id && (
+          <AssetPanel
+            id={id}
+            listed={all.find((a) => a.id === id)}
+            onClose={() => navigate(`/assets${window.location.search}`)}
+          />
+        )
+      }
     >
       <DropZone
         className={`asset-drop${dropping ? ' dropping' : ''}`}

@@ -12,12 +12,14 @@ export default function ChartsScreen() {
       icon={<BarChart3 size={20} />}
       hooks={chartHooks}
       renderPreview={(item, version) =>
-        item.urls.svg ? <img src={`${item.urls.svg}?version=${version}`} alt={`Chart: ${item.title}`} /> : null
+        item.urls.svg ? (
+          <img src={`${item.urls.svg}?version=${version}`} alt={`Chart: ${item.title}`} />
+        ) : null
       }
       agentHint={
         <>
-          An agent with a key for the <code>charts</code> service publishes a Vega-Lite document with <code>POST /api/v1/charts</code>{' '}
-          or the MCP tool <code>charts_publish</code>.
+          An agent with a key for the <code>charts</code> service publishes a Vega-Lite document with{' '}
+          <code>POST /api/v1/charts</code> or the MCP tool <code>charts_publish</code>.
         </>
       }
     />

@@ -13,12 +13,14 @@ export default function DiagramsScreen() {
       hooks={diagramHooks}
       hasKinds
       renderPreview={(item, version) =>
-        item.urls.svg ? <img src={`${item.urls.svg}?version=${version}`} alt={`Diagram: ${item.title}`} /> : null
+        item.urls.svg ? (
+          <img src={`${item.urls.svg}?version=${version}`} alt={`Diagram: ${item.title}`} />
+        ) : null
       }
       agentHint={
         <>
-          An agent with a key for the <code>diagrams</code> service publishes with <code>POST /api/v1/diagrams</code> or the MCP
-          tool <code>diagrams_publish</code>.
+          An agent with a key for the <code>diagrams</code> service publishes with{' '}
+          <code>POST /api/v1/diagrams</code> or the MCP tool <code>diagrams_publish</code>.
         </>
       }
     />

@@ -1,9 +1,9 @@
+import { Check, Download, ShieldAlert } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Form, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
-import { Check, Download, ShieldAlert } from 'lucide-react';
 import { toast } from 'sonner';
-import type { CreatedApiKey } from '../../api/types';
 import { useMe } from '../../api/me';
+import type { CreatedApiKey } from '../../api/types';
 import { Button, ButtonLink } from '../../ui/button';
 import { CodeBlock } from '../../ui/copy';
 import { TextField } from '../../ui/field';
@@ -29,7 +29,12 @@ export default function GettingStartedScreen() {
       <ol className="steps">
         <ModelStep />
         <KeyStep created={created} onCreated={setCreated} />
-        <Step n={3} title="Connect an agent" done={false} description="Paste one of these where your agent or script runs.">
+        <Step
+          n={3}
+          title="Connect an agent"
+          done={false}
+          description="Paste one of these where your agent or script runs."
+        >
           <Snippets secret={created?.secret} />
         </Step>
       </ol>
@@ -37,7 +42,19 @@ export default function GettingStartedScreen() {
   );
 }
 
-function Step({ n, title, done, description, children }: { n: number; title: string; done: boolean; description: ReactNode; children: ReactNode }) {
+function Step({
+  n,
+  title,
+  done,
+  description,
+  children,
+}: {
+  n: number;
+  title: string;
+  done: boolean;
+  description: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <li className={`step card${done ? ' done' : ''}`}>
       <span className="step-number" aria-hidden>
@@ -68,7 +85,15 @@ function ModelStep() {
       n={1}
       title="Install a speech model"
       done={Boolean(active)}
-      description={active ? <><strong>{active.file}</strong> transcribes your recordings, on this machine.</> : 'Whisper runs locally: pick a model once and every transcript uses it.'}
+      description={
+        active ? (
+          <>
+            <strong>{active.file}</strong> transcribes your recordings, on this machine.
+          </>
+        ) : (
+          'Whisper runs locally: pick a model once and every transcript uses it.'
+        )
+      }
     >
       {status.isPending ? (
         <Skeleton height={32} />
@@ -89,10 +114,20 @@ function ModelStep() {
           ) : (
             tiny && (
               <div className="row-wrap">
-                <Button variant="primary" icon={<Download size={16} />} onPress={() => install.download.mutate(tiny.name, { onError: (e) => toast.error(e.message) })}>
+                <Button
+                  variant="primary"
+                  icon={<Download size={16} />}
+                  onPress={() =>
+                    install.download.mutate(tiny.name, { onError: (e) => toast.error(e.message) })
+                  }
+                >
                   Download {tiny.name} ({formatBytes(tiny.bytes)})
                 </Button>
-                {download?.status === 'failed' && <span className="danger small">Download failed: {download.error}. Import a file instead.</span>}
+                {download?.status === 'failed' && (
+                  <span className="danger small">
+                    Download failed: {download.error}. Import a file instead.
+                  </span>
+                )}
               </div>
             )
           )}
@@ -100,11 +135,22 @@ function ModelStep() {
             className="row form-row"
             onSubmit={(event) => {
               event.preventDefault();
-              install.importPath.mutate(path, { onSuccess: () => toast.success('Model installed and active') });
+              install.importPath.mutate(path, {
+                onSuccess: () => toast.success('Model installed and active'),
+              });
             }}
-            validationErrors={install.importPath.error ? { path: install.importPath.error.message } : undefined}
+            validationErrors={
+              install.importPath.error ? { path: install.importPath.error.message } : undefined
+            }
           >
-            <TextField aria-label="Path of a ggml model file" name="path" value={path} onChange={setPath} placeholder="or import a file: /path/to/ggml-base.en.bin" mono />
+            <TextField
+              aria-label="Path of a ggml model file"
+              name="path"
+              value={path}
+              onChange={setPath}
+              placeholder="or import a file: /path/to/ggml-base.en.bin"
+              mono
+            />
             <Button type="submit" isDisabled={!path.trim() || install.importPath.isPending}>
               Import
             </Button>
@@ -115,7 +161,13 @@ function ModelStep() {
   );
 }
 
-function KeyStep({ created, onCreated }: { created: CreatedApiKey | null; onCreated: (key: CreatedApiKey) => void }) {
+function KeyStep({
+  created,
+  onCreated,
+}: {
+  created: CreatedApiKey | null;
+  onCreated: (key: CreatedApiKey) => void;
+}) {
   const count = useKeyCount();
   const create = useCreateFirstKey();
   const done = Boolean(created) || (count.data ?? 0) > 0;
@@ -124,7 +176,13 @@ function KeyStep({ created, onCreated }: { created: CreatedApiKey | null; onCrea
       n={2}
       title="Create an API key"
       done={done}
-      description={created ? 'Copy the secret now: it is shown this once.' : done ? 'This workspace has keys. Create one per agent so you can revoke them separately.' : 'Agents authenticate with a key that only reaches this workspace and the services you allow.'}
+      description={
+        created
+          ? 'Copy the secret now: it is shown this once.'
+          : done
+            ? 'This workspace has keys. Create one per agent so you can revoke them separately.'
+            : 'Agents authenticate with a key that only reaches this workspace and the services you allow.'
+      }
     >
       {created ? (
         <div className="stack">
@@ -136,7 +194,13 @@ function KeyStep({ created, onCreated }: { created: CreatedApiKey | null; onCrea
         </div>
       ) : (
         <div className="row">
-          <Button variant={done ? 'secondary' : 'primary'} isDisabled={create.isPending} onPress={() => create.mutate(undefined, { onSuccess: onCreated, onError: (e) => toast.error(e.message) })}>
+          <Button
+            variant={done ? 'secondary' : 'primary'}
+            isDisabled={create.isPending}
+            onPress={() =>
+              create.mutate(undefined, { onSuccess: onCreated, onError: (e) => toast.error(e.message) })
+            }
+          >
             Create a key for my agent
           </Button>
           <ButtonLink variant="ghost" href="/keys">

@@ -29,7 +29,10 @@ export default function ModelsScreen() {
           <ActiveModel overview={models.data} />
           <Installed overview={models.data} />
           <Catalog overview={models.data} />
-          <Section title="Import a model file" description="A ggml Whisper model (.bin) on this machine is copied into Folio’s data folder.">
+          <Section
+            title="Import a model file"
+            description="A ggml Whisper model (.bin) on this machine is copied into Folio’s data folder."
+          >
             <ImportModelForm />
           </Section>
         </div>
@@ -44,7 +47,8 @@ function ActiveModel({ overview }: { overview: ModelOverview }) {
       <div className="callout warning" role="status">
         <Cpu size={16} />
         <span>
-          <strong>No model is active.</strong> Transcripts fail until one is installed: download one below, or import a file.
+          <strong>No model is active.</strong> Transcripts fail until one is installed: download one below, or
+          import a file.
         </span>
       </div>
     );
@@ -86,13 +90,28 @@ function Installed({ overview }: { overview: ModelOverview }) {
                     <span className="mono">{m.file}</span>
                   </td>
                   <td className="num muted">{formatBytes(m.bytes)}</td>
-                  <td>{m.usable ? isActive ? <Badge tone="success" dot>Active</Badge> : <Badge>Ready</Badge> : <Badge tone="danger">{m.problem}</Badge>}</td>
+                  <td>
+                    {m.usable ? (
+                      isActive ? (
+                        <Badge tone="success" dot>
+                          Active
+                        </Badge>
+                      ) : (
+                        <Badge>Ready</Badge>
+                      )
+                    ) : (
+                      <Badge tone="danger">{m.problem}</Badge>
+                    )}
+                  </td>
                   <td className="num">
                     {m.usable && !isActive && (
                       <Button
                         size="sm"
                         onPress={() =>
-                          activate.mutate(m.file, { onSuccess: () => toast.success(`${m.file} is now active`), onError: (e) => toast.error(e.message) })
+                          activate.mutate(m.file, {
+                            onSuccess: () => toast.success(`${m.file} is now active`),
+                            onError: (e) => toast.error(e.message),
+                          })
                         }
                       >
                         Use this model

@@ -1,6 +1,6 @@
+import { Link2, MailPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { Link2, MailPlus, Users } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -15,7 +15,10 @@ import { useWaitlist } from './api/list-waitlist';
 
 export default function OwnerScreen() {
   return (
-    <Page title="Access" description="Folio is invite-only. People who ask to sign in wait here until you invite them.">
+    <Page
+      title="Access"
+      description="Folio is invite-only. People who ask to sign in wait here until you invite them."
+    >
       <div className="stack-lg narrow-wide">
         <InviteForm />
         <Waitlist />
@@ -29,17 +32,38 @@ function InviteForm() {
   const [email, setEmail] = useState('');
   const invite = useInvite();
   return (
-    <Section title="Invite someone" description="Their next sign-in is approved and gets a personal workspace.">
+    <Section
+      title="Invite someone"
+      description="Their next sign-in is approved and gets a personal workspace."
+    >
       <Form
         className="row form-row"
         onSubmit={(event) => {
           event.preventDefault();
-          invite.mutate(email, { onSuccess: (e) => (setEmail(''), toast.success(`${e.email} is invited`)) });
+          invite.mutate(email, {
+            onSuccess: (e) => {
+              setEmail('');
+              toast.success(`${e.email} is invited`);
+            },
+          });
         }}
         validationErrors={invite.error ? { email: invite.error.message } : undefined}
       >
-        <TextField aria-label="Email to invite" name="email" type="email" value={email} onChange={setEmail} placeholder="name@example.com" isRequired />
-        <Button type="submit" variant="primary" icon={<MailPlus size={16} />} isDisabled={!email.trim() || invite.isPending}>
+        <TextField
+          aria-label="Email to invite"
+          name="email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          placeholder="name@example.com"
+          isRequired
+        />
+        <Button
+          type="submit"
+          variant="primary"
+          icon={<MailPlus size={16} />}
+          isDisabled={!email.trim() || invite.isPending}
+        >
           Invite
         </Button>
       </Form>
@@ -74,13 +98,26 @@ function Waitlist() {
             {waitlist.data.map((entry) => (
               <tr key={entry.id}>
                 <td>{entry.email}</td>
-                <td>{entry.status === 'invited' ? <Badge tone="success">Invited</Badge> : <Badge tone="warning">Waiting</Badge>}</td>
+                <td>
+                  {entry.status === 'invited' ? (
+                    <Badge tone="success">Invited</Badge>
+                  ) : (
+                    <Badge tone="warning">Waiting</Badge>
+                  )}
+                </td>
                 <td className="muted" title={formatDateTime(entry.createdAt)}>
                   {formatRelative(entry.createdAt)}
                 </td>
                 <td className="num">
                   {entry.status === 'pending' && (
-                    <Button size="sm" onPress={() => invite.mutate(entry.email, { onSuccess: () => toast.success(`${entry.email} is invited`) })}>
+                    <Button
+                      size="sm"
+                      onPress={() =>
+                        invite.mutate(entry.email, {
+                          onSuccess: () => toast.success(`${entry.email} is invited`),
+                        })
+                      }
+                    >
                       Invite
                     </Button>
                   )}
@@ -97,7 +134,10 @@ function Waitlist() {
 function SignInLinks() {
   const links = useSignInLinks();
   return (
-    <Section title="Pending sign-in links" description="Without a mail server, links are listed here for you to pass on. Each works once.">
+    <Section
+      title="Pending sign-in links"
+      description="Without a mail server, links are listed here for you to pass on. Each works once."
+    >
       {links.isPending ? (
         <LoadingRows rows={2} label="Loading sign-in links" />
       ) : links.isError ? (
@@ -119,7 +159,11 @@ function SignInLinks() {
                 <td>{link.email}</td>
                 <td className="muted">{formatRelative(link.expiresAt)}</td>
                 <td className="num">
-                  <CopyButton text={link.url} label="Copy link" what={`Sign-in link for ${link.email} copied`} />
+                  <CopyButton
+                    text={link.url}
+                    label="Copy link"
+                    what={`Sign-in link for ${link.email} copied`}
+                  />
                 </td>
               </tr>
             ))}

@@ -27,7 +27,11 @@ export default function DictationScreen() {
     >
       <div className="dictation">
         <div className="dictation-controls card">
-          <div className={`mic${live ? ' live' : ''}`} style={{ '--level': Math.min(1, d.level * 6) } as React.CSSProperties} aria-hidden>
+          <div
+            className={`mic${live ? ' live' : ''}`}
+            style={{ '--level': Math.min(1, d.level * 6) } as React.CSSProperties}
+            aria-hidden
+          >
             <Mic size={28} />
           </div>
           <div className="dictation-status" role="status" aria-live="polite">
@@ -50,7 +54,12 @@ export default function DictationScreen() {
                 </Button>
               </>
             ) : (
-              <Button variant="primary" icon={<Mic size={16} />} onPress={() => void d.start()} isDisabled={busy}>
+              <Button
+                variant="primary"
+                icon={<Mic size={16} />}
+                onPress={() => void d.start()}
+                isDisabled={busy}
+              >
                 {d.state === 'closed' || d.state === 'error' ? 'Start again' : 'Start dictation'}
               </Button>
             )}

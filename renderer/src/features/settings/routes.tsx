@@ -1,8 +1,8 @@
+import type { SettingsView } from '@server/capabilities/settings/schema';
+import { FolderOpen, Info, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
-import { FolderOpen, Info, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
-import type { SettingsView } from '@server/capabilities/settings/schema';
 import { desktop } from '../../api/bridge';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -18,7 +18,10 @@ import './settings.css';
 export default function SettingsScreen() {
   const settings = useSettings();
   return (
-    <Page title="Settings" description="How this Folio runs on your computer. Changes apply the next time Folio starts.">
+    <Page
+      title="Settings"
+      description="How this Folio runs on your computer. Changes apply the next time Folio starts."
+    >
       {settings.isPending ? (
         <LoadingRows rows={4} label="Loading settings" />
       ) : settings.isError ? (
@@ -31,7 +34,11 @@ export default function SettingsScreen() {
               <span>Saved. Restart Folio to use the new settings.</span>
             </div>
           )}
-          {settings.data.editable ? <SettingsForm view={settings.data} /> : <HeadlessSettings view={settings.data} />}
+          {settings.data.editable ? (
+            <SettingsForm view={settings.data} />
+          ) : (
+            <HeadlessSettings view={settings.data} />
+          )}
           <Section title="Sync" description="Keep a hosted Folio in step with this one.">
             <div className="sync-placeholder">
               <Badge>Coming soon</Badge>
@@ -55,18 +62,43 @@ export default function SettingsScreen() {
 function HeadlessSettings({ view }: { view: SettingsView }) {
   const { running } = view;
   return (
-    <Section title="Server" description="This Folio was started from the command line, so its flags are its settings.">
+    <Section
+      title="Server"
+      description="This Folio was started from the command line, so its flags are its settings."
+    >
       <Properties
         items={[
-          ['Address', <span key="a" className="mono">{running.url}</span>],
-          ['Port', <span key="p">{running.port} <span className="faint mono">--port</span></span>],
-          ['Data folder', <span key="d"><span className="mono">{running.dataDir}</span> <span className="faint mono">--data-dir</span></span>],
-          ['Whisper threads', <span key="t">{running.whisperThreads} <span className="faint mono">--whisper-threads</span></span>],
+          [
+            'Address',
+            <span key="a" className="mono">
+              {running.url}
+            </span>,
+          ],
+          [
+            'Port',
+            <span key="p">
+              {running.port} <span className="faint mono">--port</span>
+            </span>,
+          ],
+          [
+            'Data folder',
+            <span key="d">
+              <span className="mono">{running.dataDir}</span> <span className="faint mono">--data-dir</span>
+            </span>,
+          ],
+          [
+            'Whisper threads',
+            <span key="t">
+              {running.whisperThreads} <span className="faint mono">--whisper-threads</span>
+            </span>,
+          ],
         ]}
       />
       <div className="callout">
         <Info size={16} />
-        <span>Restart with different flags to change them, e.g. <code>npm run serve -- --port 4790</code>.</span>
+        <span>
+          Restart with different flags to change them, e.g. <code>npm run serve -- --port 4790</code>.
+        </span>
       </div>
     </Section>
   );
@@ -79,7 +111,12 @@ function SettingsForm({ view }: { view: SettingsView }) {
   const [threads, setThreads] = useState(String(saved.whisperThreads));
   const update = useUpdateSettings();
   useEffect(() => setPort(String(saved.port)), [saved.port]);
-  const issues = Object.fromEntries((update.error as { issues?: { path: string; message: string }[] } | null)?.issues?.map((i) => [i.path, i.message]) ?? []);
+  const issues = Object.fromEntries(
+    (update.error as { issues?: { path: string; message: string }[] } | null)?.issues?.map((i) => [
+      i.path,
+      i.message,
+    ]) ?? [],
+  );
   const bridge = desktop();
   return (
     <Form
@@ -88,16 +125,34 @@ function SettingsForm({ view }: { view: SettingsView }) {
       onSubmit={(event) => {
         event.preventDefault();
         update.mutate(
-          { port: Number(port), whisperThreads: Number(threads), ...(dataDir !== view.running.dataDir ? { dataDir } : {}) },
+          {
+            port: Number(port),
+            whisperThreads: Number(threads),
+            ...(dataDir !== view.running.dataDir ? { dataDir } : {}),
+          },
           { onSuccess: () => toast.success('Settings saved') },
         );
       }}
     >
       <Section title="Server">
-        <TextField label="Port" name="port" value={port} onChange={setPort} inputMode="numeric" description={`Running on ${view.running.url}. If the port is taken, Folio picks a free one and shows it here.`} />
+        <TextField
+          label="Port"
+          name="port"
+          value={port}
+          onChange={setPort}
+          inputMode="numeric"
+          description={`Running on ${view.running.url}. If the port is taken, Folio picks a free one and shows it here.`}
+        />
       </Section>
       <Section title="Storage">
-        <TextField label="Data folder" name="dataDir" value={dataDir} onChange={setDataDir} mono description="Assets, transcripts, models and records. Folio does not move existing data." />
+        <TextField
+          label="Data folder"
+          name="dataDir"
+          value={dataDir}
+          onChange={setDataDir}
+          mono
+          description="Assets, transcripts, models and records. Folio does not move existing data."
+        />
         {bridge && (
           <div>
             <Button size="sm" icon={<FolderOpen size={14} />} onPress={() => void bridge.revealDataFolder()}>
@@ -107,13 +162,22 @@ function SettingsForm({ view }: { view: SettingsView }) {
         )}
       </Section>
       <Section title="Transcription">
-        <TextField label="Whisper threads" name="whisperThreads" value={threads} onChange={setThreads} inputMode="numeric" description="CPU threads one transcription uses. More is faster until your cores run out." />
+        <TextField
+          label="Whisper threads"
+          name="whisperThreads"
+          value={threads}
+          onChange={setThreads}
+          inputMode="numeric"
+          description="CPU threads one transcription uses. More is faster until your cores run out."
+        />
       </Section>
       <div className="row">
         <Button type="submit" variant="primary" isDisabled={update.isPending}>
           Save settings
         </Button>
-        {update.isError && !Object.keys(issues).length && <span className="danger small">{update.error.message}</span>}
+        {update.isError && !Object.keys(issues).length && (
+          <span className="danger small">{update.error.message}</span>
+        )}
       </div>
     </Form>
   );

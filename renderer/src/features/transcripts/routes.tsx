@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { FileAudio, Upload } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { DropZone, FileTrigger } from 'react-aria-components';
-import { FileAudio, Upload } from 'lucide-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TranscriptStatus } from '../../api/types';
 import type { UploadProgress } from '../../api/upload';
@@ -31,7 +31,9 @@ const STATUSES: { id: TranscriptStatus | 'all'; label: string }[] = [
 
 /** Up to 4 MiB goes straight to /transcribe; longer recordings go up in parts. */
 const sendRecording = (file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal) =>
-  file.size <= TRANSCRIBE_LIMIT ? transcribeFile(file, onProgress, signal) : uploadChunked(file, onProgress, signal);
+  file.size <= TRANSCRIBE_LIMIT
+    ? transcribeFile(file, onProgress, signal)
+    : uploadChunked(file, onProgress, signal);
 
 export default function TranscriptsScreen() {
   const { id } = useParams();
@@ -41,7 +43,10 @@ export default function TranscriptsScreen() {
   const transcripts = useTranscripts(status === 'all' ? undefined : status);
   const all = useMemo(() => transcripts.data?.pages.flatMap((p) => p.data) ?? [], [transcripts.data]);
   const client = useQueryClient();
-  const refresh = useCallback(() => void client.invalidateQueries({ queryKey: wsKey('transcripts', 'list') }), [client]);
+  const refresh = useCallback(
+    () => void client.invalidateQueries({ queryKey: wsKey('transcripts', 'list') }),
+    [client],
+  );
   const uploads = useUploadQueue(sendRecording, refresh);
   const [dropping, setDropping] = useState(false);
 
@@ -50,7 +55,11 @@ export default function TranscriptsScreen() {
     setTimeout(refresh, 300);
   };
   const uploadButton = (
-    <FileTrigger allowsMultiple acceptedFileTypes={['audio/*', 'video/*']} onSelect={(files) => files && addFiles([...files])}>
+    <FileTrigger
+      allowsMultiple
+      acceptedFileTypes={['audio/*', 'video/*']}
+      onSelect={(files) => files && addFiles([...files])}
+    >
       <Button variant="primary" icon={<Upload size={16} />}>
         Transcribe a recording
       </Button>
@@ -85,7 +94,9 @@ export default function TranscriptsScreen() {
         onDrop={async (event) => {
           setDropping(false);
           const files = await Promise.all(
-            event.items.filter((i) => i.kind === 'file').map((i) => (i as { getFile(): Promise<File> }).getFile()),
+            event.items
+              .filter((i) => i.kind === 'file')
+              .map((i) => (i as { getFile(): Promise<File> }).getFile()),
           );
           addFiles(files);
         }}
@@ -95,7 +106,11 @@ export default function TranscriptsScreen() {
         ) : transcripts.isError ? (
           <ErrorState error={transcripts.error} onRetry={() => transcripts.refetch()} />
         ) : all.length === 0 ? (
-          <EmptyState icon={<FileAudio size={20} />} title={status === 'all' ? 'No transcripts yet' : 'Nothing with this status'} action={status === 'all' && uploadButton}>
+          <EmptyState
+            icon={<FileAudio size={20} />}
+            title={status === 'all' ? 'No transcripts yet' : 'Nothing with this status'}
+            action={status === 'all' && uploadButton}
+          >
             {status === 'all'
               ? 'Drop a recording here or choose one. Long recordings upload in parts; you can keep working meanwhile.'
               : 'Choose another status to see the rest.'}
@@ -104,13 +119,22 @@ export default function TranscriptsScreen() {
           <ul className="transcript-list" aria-label="Transcripts">
             {all.map((t) => (
               <li key={t.id}>
-                <Link to={`/transcripts/${t.id}`} className={`transcript-row${t.id === id ? ' selected' : ''}`} aria-current={t.id === id || undefined}>
+                <Link
+                  to={`/transcripts/${t.id}`}
+                  className={`transcript-row${t.id === id ? ' selected' : ''}`}
+                  aria-current={t.id === id || undefined}
+                >
                   <span className="transcript-icon" aria-hidden>
                     <FileAudio size={16} />
                   </span>
                   <span className="transcript-main">
                     <span className="transcript-text truncate">
-                      {t.text?.trim() || (t.status === 'failed' ? t.error : t.status === 'completed' ? 'No speech recognised' : 'Waiting for the transcript…')}
+                      {t.text?.trim() ||
+                        (t.status === 'failed'
+                          ? t.error
+                          : t.status === 'completed'
+                            ? 'No speech recognised'
+                            : 'Waiting for the transcript…')}
                     </span>
                     <span className="transcript-meta">
                       {formatDuration(t.duration)} · {formatRelative(t.createdAt)}
@@ -134,7 +158,12 @@ export default function TranscriptsScreen() {
           </div>
         )}
       </DropZone>
-      <UploadTray items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} processingLabel="Transcribing" />
+      <UploadTray
+        items={uploads.items}
+        onCancel={uploads.cancel}
+        onClear={uploads.clearFinished}
+        processingLabel="Transcribing"
+      />
     </Page>
   );
 }

@@ -143,7 +143,12 @@ function RenameDialog({ workspace, onClose }: { workspace: WorkspaceWithUsage; o
             onPress={() =>
               rename.mutate(
                 { id: workspace.id, name },
-                { onSuccess: () => (toast.success('Workspace renamed'), onClose()) },
+                {
+                  onSuccess: () => {
+                    toast.success('Workspace renamed');
+                    onClose();
+                  },
+                },
               )
             }
           >

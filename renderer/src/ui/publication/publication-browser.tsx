@@ -1,11 +1,22 @@
 // What the Diagrams, Charts and Artifacts screens share: the list with filters and the detail panel with
 // preview, versions, visibility and archive. Each feature passes its own API hooks and its preview.
-import type { UseInfiniteQueryResult, UseMutationResult, UseQueryResult, InfiniteData } from '@tanstack/react-query';
-import { type ReactNode, useDeferredValue, useMemo, useRef, useState } from 'react';
+import type {
+  InfiniteData,
+  UseInfiniteQueryResult,
+  UseMutationResult,
+  UseQueryResult,
+} from '@tanstack/react-query';
 import { Archive, PackageOpen } from 'lucide-react';
+import { type ReactNode, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { Publication, PublicationDetail, PublicationFilters, PublicationVersion, Visibility } from '../../features/publishing-types';
 import { isApiError } from '../../api/client';
+import type {
+  Publication,
+  PublicationDetail,
+  PublicationFilters,
+  PublicationVersion,
+  Visibility,
+} from '../../features/publishing-types';
 import { Badge } from '../badge';
 import { Button } from '../button';
 import { Checkbox, SearchField, TextField } from '../field';
@@ -17,10 +28,10 @@ import { PublicationPanel } from './publication-panel';
 import { VisibilityBadge } from './visibility';
 import './publication.css';
 
-type Page<T> = { data: T[]; nextCursor: string | null };
+type ListPage<T> = { data: T[]; nextCursor: string | null };
 
 export type PublicationHooks = {
-  useList: (filters: PublicationFilters) => UseInfiniteQueryResult<InfiniteData<Page<Publication>>>;
+  useList: (filters: PublicationFilters) => UseInfiniteQueryResult<InfiniteData<ListPage<Publication>>>;
   useOne: (slug: string, version?: number) => UseQueryResult<PublicationDetail>;
   useVersions: (slug: string) => UseQueryResult<PublicationVersion[]>;
   useVisibility: () => UseMutationResult<Publication, Error, { slug: string; visibility: Visibility }>;
@@ -63,11 +74,14 @@ export function PublicationBrowser(props: PublicationBrowserProps) {
   const list = hooks.useList(filters);
   const items = list.data?.pages.flatMap((p) => p.data) ?? [];
   const setParam = (name: string, value?: string) =>
-    setParams((p) => {
-      if (value) p.set(name, value);
-      else p.delete(name);
-      return p;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        if (value) p.set(name, value);
+        else p.delete(name);
+        return p;
+      },
+      { replace: true },
+    );
   const unavailable = isApiError(list.error, 404);
   const seenKinds = useRef(new Set<string>());
   for (const item of items) if (item.kind) seenKinds.current.add(item.kind);
@@ -81,20 +95,43 @@ export function PublicationBrowser(props: PublicationBrowserProps) {
       toolbar={
         !unavailable && (
           <>
-            <SearchField aria-label={`Search ${title.toLowerCase()}`} placeholder="Search titles" value={q} onChange={setQ} />
+            <SearchField
+              aria-label={`Search ${title.toLowerCase()}`}
+              placeholder="Search titles"
+              value={q}
+              onChange={setQ}
+            />
             {hasKinds && kinds && (
-              <Select label="Kind" hideLabel options={[{ id: 'all', label: 'All kinds' }, ...kinds]} value={kind} onChange={(k) => setParam('kind', k === 'all' ? undefined : k)} />
+              <Select
+                label="Kind"
+                hideLabel
+                options={[{ id: 'all', label: 'All kinds' }, ...kinds]}
+                value={kind}
+                onChange={(k) => setParam('kind', k === 'all' ? undefined : k)}
+              />
             )}
             <div className="tag-filter">
               <TextField aria-label="Filter by tag" placeholder="Tag" value={tag} onChange={setTag} />
             </div>
-            <Checkbox isSelected={includeArchived} onChange={(on) => setParam('archived', on ? '1' : undefined)}>
+            <Checkbox
+              isSelected={includeArchived}
+              onChange={(on) => setParam('archived', on ? '1' : undefined)}
+            >
               Show archived
             </Checkbox>
           </>
         )
       }
-      panel={slug && !unavailable && <PublicationPanel {...props} slug={slug} onClose={() => navigate(`/${section}${window.location.search}`)} />}
+      panel={
+        slug &&
+        !unavailable && (
+          <PublicationPanel
+            {...props}
+            slug={slug}
+            onClose={() => navigate(`/${section}${window.location.search}`)}
+          />
+        )
+      }
     >
       {list.isPending ? (
         <LoadingRows label={`Loading ${title.toLowerCase()}`} />
@@ -105,7 +142,14 @@ export function PublicationBrowser(props: PublicationBrowserProps) {
       ) : list.isError ? (
         <ErrorState error={list.error} onRetry={() => list.refetch()} />
       ) : items.length === 0 ? (
-        <EmptyState icon={icon} title={filters.q || filters.tag || filters.kind ? `No ${title.toLowerCase()} match` : `No ${title.toLowerCase()} yet`}>
+        <EmptyState
+          icon={icon}
+          title={
+            filters.q || filters.tag || filters.kind
+              ? `No ${title.toLowerCase()} match`
+              : `No ${title.toLowerCase()} yet`
+          }
+        >
           {agentHint}
         </EmptyState>
       ) : (
@@ -121,7 +165,11 @@ export function PublicationBrowser(props: PublicationBrowserProps) {
           </thead>
           <tbody>
             {items.map((item) => (
-              <tr key={item.slug} className={item.slug === slug ? 'selected' : undefined} onClick={() => navigate(`/${section}/${item.slug}${window.location.search}`)}>
+              <tr
+                key={item.slug}
+                className={item.slug === slug ? 'selected' : undefined}
+                onClick={() => navigate(`/${section}/${item.slug}${window.location.search}`)}
+              >
                 <td>
                   <div className="cell-title">
                     <a

@@ -1,6 +1,6 @@
 import { Archive, ArchiveRestore, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
-import { Radio, RadioGroup, Label } from 'react-aria-components';
+import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { toast } from 'sonner';
 import type { Visibility } from '../../features/publishing-types';
 import { Button, ButtonLink } from '../button';
@@ -11,7 +11,13 @@ import { ErrorState, Skeleton } from '../states';
 import type { PublicationBrowserProps } from './publication-browser';
 import { VISIBILITY } from './visibility';
 
-export function PublicationPanel({ hooks, slug, singular, renderPreview, onClose }: PublicationBrowserProps & { slug: string; onClose: () => void }) {
+export function PublicationPanel({
+  hooks,
+  slug,
+  singular,
+  renderPreview,
+  onClose,
+}: PublicationBrowserProps & { slug: string; onClose: () => void }) {
   const [version, setVersion] = useState<number | undefined>();
   const item = hooks.useOne(slug, version);
   const versions = hooks.useVersions(slug);
@@ -45,7 +51,13 @@ export function PublicationPanel({ hooks, slug, singular, renderPreview, onClose
                 onPress={() =>
                   archive.mutate(
                     { slug, archived: !data.archived },
-                    { onSuccess: () => toast.success(data.archived ? 'Restored' : 'Archived: its page answers 404 until restored'), onError: (e) => toast.error(e.message) },
+                    {
+                      onSuccess: () =>
+                        toast.success(
+                          data.archived ? 'Restored' : 'Archived: its page answers 404 until restored',
+                        ),
+                      onError: (e) => toast.error(e.message),
+                    },
                   )
                 }
               >
@@ -60,7 +72,10 @@ export function PublicationPanel({ hooks, slug, singular, renderPreview, onClose
               onChange={(v) =>
                 visibility.mutate(
                   { slug, visibility: v as Visibility },
-                  { onSuccess: () => toast.success(`Now ${VISIBILITY[v as Visibility].label.toLowerCase()}`), onError: (e) => toast.error(e.message) },
+                  {
+                    onSuccess: () => toast.success(`Now ${VISIBILITY[v as Visibility].label.toLowerCase()}`),
+                    onError: (e) => toast.error(e.message),
+                  },
                 )
               }
             >

@@ -4,7 +4,11 @@ import { Badge } from '../badge';
 
 export const VISIBILITY: Record<Visibility, { label: string; help: string; icon: typeof Globe }> = {
   private: { label: 'Private', help: 'Only you, signed in, can open its page.', icon: Lock },
-  unlisted: { label: 'Unlisted', help: 'Anyone with the link can open it; it is not listed anywhere.', icon: Link2 },
+  unlisted: {
+    label: 'Unlisted',
+    help: 'Anyone with the link can open it; it is not listed anywhere.',
+    icon: Link2,
+  },
   public: { label: 'Public', help: 'Anyone can open it.', icon: Globe },
 };
 

@@ -45,6 +45,7 @@ export function AssetCollection({ assets, selectedId, hasMore, onEndReached, vie
   useEffect(() => {
     if (hasMore && last && last.index >= rows - 8) onEndReached();
   }, [hasMore, last, rows, onEndReached]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view has other row heights
   useEffect(() => {
     virtualizer.measure();
   }, [view, virtualizer]);

@@ -41,8 +41,8 @@ function Preview({ asset }: { asset: Asset }) {
     // biome-ignore lint/a11y/useMediaCaption: user uploads carry no caption track
     return <video className="preview-media" controls preload="metadata" src={asset.urls.audio} />;
   if (asset.urls.audio)
-    // biome-ignore lint/a11y/useMediaCaption: user uploads carry no caption track
     return (
+      // biome-ignore lint/a11y/useMediaCaption: user uploads carry no caption track
       <audio
         className="preview-audio"
         controls

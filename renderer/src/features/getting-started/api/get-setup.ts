@@ -11,8 +11,13 @@ export const useModelStatus = () =>
   useQuery({
     queryKey: ['models'],
     queryFn: ({ signal }) => getModelOverview(signal),
-    refetchInterval: (query) => (query.state.data?.downloads.some((d) => d.status === 'downloading') ? 1000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.downloads.some((d) => d.status === 'downloading') ? 1000 : false,
   });
 
 export const useKeyCount = () =>
-  useQuery({ queryKey: wsKey('api-keys'), queryFn: ({ signal }) => getKeys(signal), select: (list) => list.data.length });
+  useQuery({
+    queryKey: wsKey('api-keys'),
+    queryFn: ({ signal }) => getKeys(signal),
+    select: (list) => list.data.length,
+  });

@@ -47,7 +47,11 @@ console.log(transcript.text);`,
       label: 'MCP',
       language: 'json',
       code: JSON.stringify(
-        { mcpServers: { folio: { type: 'http', url: `${origin}/mcp`, headers: { Authorization: `Bearer ${key}` } } } },
+        {
+          mcpServers: {
+            folio: { type: 'http', url: `${origin}/mcp`, headers: { Authorization: `Bearer ${key}` } },
+          },
+        },
         null,
         2,
       ),

@@ -23,9 +23,11 @@ export function KeyPanel({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => v
           [
             'Last used',
             apiKey.lastUsedAt ? (
-              <span title={formatDateTime(apiKey.lastUsedAt)}>{formatRelative(apiKey.lastUsedAt)}</span>
+              <span key="used" title={formatDateTime(apiKey.lastUsedAt)}>
+                {formatRelative(apiKey.lastUsedAt)}
+              </span>
             ) : (
-              <Badge>never</Badge>
+              <Badge key="used">never</Badge>
             ),
           ],
           ['Created', formatDateTime(apiKey.createdAt)],

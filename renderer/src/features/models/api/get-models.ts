@@ -9,7 +9,8 @@ export const modelsQuery = () =>
   queryOptions({
     queryKey: ['models'],
     queryFn: ({ signal }) => getModels(signal),
-    refetchInterval: (query) => (query.state.data?.downloads.some((d) => d.status === 'downloading') ? 1000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.downloads.some((d) => d.status === 'downloading') ? 1000 : false,
   });
 
 export const useModels = () => useQuery(modelsQuery());

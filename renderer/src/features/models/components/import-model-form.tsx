@@ -14,7 +14,15 @@ export function ImportModelForm() {
       className="row form-row"
       onSubmit={(event) => {
         event.preventDefault();
-        imported.mutate({ path }, { onSuccess: (m) => (setPath(''), toast.success(`Installed ${m.file}`)) });
+        imported.mutate(
+          { path },
+          {
+            onSuccess: (m) => {
+              setPath('');
+              toast.success(`Installed ${m.file}`);
+            },
+          },
+        );
       }}
       validationErrors={imported.error ? { path: imported.error.message } : undefined}
     >

@@ -24,7 +24,7 @@ export function useDictation() {
   const audio = useRef<{ context: AudioContext; stream: MediaStream } | null>(null);
 
   const stopAudio = useCallback(() => {
-    audio.current?.stream.getTracks().forEach((t) => t.stop());
+    for (const track of audio.current?.stream.getTracks() ?? []) track.stop();
     void audio.current?.context.close().catch(() => undefined);
     audio.current = null;
     setLevel(0);
@@ -35,7 +35,8 @@ export function useDictation() {
       if (event.type === 'transcript.partial') setPartial(event.text.trim());
       else if (event.type === 'transcript.final') {
         setPartial('');
-        if (event.text.trim()) setFinals((list) => [...list, { text: event.text.trim(), start: event.start, end: event.end }]);
+        if (event.text.trim())
+          setFinals((list) => [...list, { text: event.text.trim(), start: event.start, end: event.end }]);
       } else if (event.type === 'error') setProblem(event.error);
       else if (event.type === 'session.closed') {
         setKept(event.transcriptId ? { transcriptId: event.transcriptId, assetId: event.assetId } : null);
@@ -54,12 +55,16 @@ export function useDictation() {
     setKept(null);
     setSeconds(0);
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
+      });
       const context = new AudioContext({ sampleRate: 16_000 });
       audio.current = { context, stream };
       await context.audioWorklet.addModule(new URL('./pcm-worklet.js', import.meta.url));
       const session = await createRealtimeSession();
-      const ws = new WebSocket(`${session.websocketUrl}?client_secret=${encodeURIComponent(session.clientSecret.value)}`);
+      const ws = new WebSocket(
+        `${session.websocketUrl}?client_secret=${encodeURIComponent(session.clientSecret.value)}`,
+      );
       ws.binaryType = 'arraybuffer';
       socket.current = ws;
       ws.onmessage = (message) => onEvent(JSON.parse(String(message.data)) as ServerEvent);
@@ -82,7 +87,10 @@ export function useDictation() {
     } catch (error) {
       stopAudio();
       socket.current?.close();
-      const message = (error as Error).name === 'NotAllowedError' ? 'Microphone access was refused. Allow it in the browser or system settings.' : (error as Error).message;
+      const message =
+        (error as Error).name === 'NotAllowedError'
+          ? 'Microphone access was refused. Allow it in the browser or system settings.'
+          : (error as Error).message;
       setProblem(message);
       setState('error');
     }

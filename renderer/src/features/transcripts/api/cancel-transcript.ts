@@ -3,7 +3,8 @@ import { api } from '../../../api/client';
 import type { Transcript } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
-export const cancelTranscript = (id: string) => api<Transcript>(`/api/v1/transcripts/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+export const cancelTranscript = (id: string) =>
+  api<Transcript>(`/api/v1/transcripts/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
 
 export function useCancelTranscript() {
   const client = useQueryClient();

@@ -8,10 +8,19 @@ const BASE = '/api/v1/session-uploads/chunked';
 const PART_SIZE = 8 << 20;
 const PARALLEL = 3;
 
-export async function uploadChunked(file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal): Promise<Transcript> {
+export async function uploadChunked(
+  file: File,
+  onProgress: (p: UploadProgress) => void,
+  signal: AbortSignal,
+): Promise<Transcript> {
   const upload = await api<ChunkedUpload>(BASE, {
     method: 'POST',
-    body: { filename: file.name, contentType: file.type || 'application/octet-stream', size: file.size, partSize: PART_SIZE },
+    body: {
+      filename: file.name,
+      contentType: file.type || 'application/octet-stream',
+      size: file.size,
+      partSize: PART_SIZE,
+    },
     signal,
   });
   const sent = new Array<number>(upload.partCount).fill(0);
@@ -37,7 +46,10 @@ export async function uploadChunked(file: File, onProgress: (p: UploadProgress) 
   };
   try {
     await Promise.all(Array.from({ length: Math.min(PARALLEL, upload.partCount) }, worker));
-    const done = await api<CompletedUpload>(`${BASE}/${upload.uploadId}/complete`, { method: 'POST', signal });
+    const done = await api<CompletedUpload>(`${BASE}/${upload.uploadId}/complete`, {
+      method: 'POST',
+      signal,
+    });
     return done.transcript;
   } catch (error) {
     void api(`${BASE}/${upload.uploadId}`, { method: 'DELETE' }).catch(() => undefined);

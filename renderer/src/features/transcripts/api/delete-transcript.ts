@@ -3,7 +3,8 @@ import { api } from '../../../api/client';
 import { wsKey } from '../../../api/workspace-store';
 
 /** Deletes the transcript and its audio asset (spec §2). */
-export const deleteTranscript = (id: string) => api<void>(`/api/v1/transcripts/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const deleteTranscript = (id: string) =>
+  api<void>(`/api/v1/transcripts/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export function useDeleteTranscript() {
   const client = useQueryClient();

@@ -16,4 +16,5 @@ export const transcriptQuery = (id: string) =>
     },
   });
 
-export const useTranscript = (id: string | undefined) => useQuery({ ...transcriptQuery(id ?? ''), enabled: Boolean(id) });
+export const useTranscript = (id: string | undefined) =>
+  useQuery({ ...transcriptQuery(id ?? ''), enabled: Boolean(id) });

@@ -3,8 +3,11 @@ import { api } from '../../../api/client';
 import type { TranscriptList, TranscriptStatus } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
-export const listTranscripts = (status: TranscriptStatus | undefined, cursor?: string, signal?: AbortSignal) =>
-  api<TranscriptList>('/api/v1/transcripts', { query: { status, limit: 100, cursor }, signal });
+export const listTranscripts = (
+  status: TranscriptStatus | undefined,
+  cursor?: string,
+  signal?: AbortSignal,
+) => api<TranscriptList>('/api/v1/transcripts', { query: { status, limit: 100, cursor }, signal });
 
 const running = (list: TranscriptList[] | undefined) =>
   list?.some((page) => page.data.some((t) => t.status === 'pending' || t.status === 'processing')) ?? false;

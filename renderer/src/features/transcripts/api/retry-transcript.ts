@@ -3,7 +3,8 @@ import { api } from '../../../api/client';
 import type { Transcript } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
-export const retryTranscript = (id: string) => api<Transcript>(`/api/v1/transcripts/${encodeURIComponent(id)}/retry`, { method: 'POST' });
+export const retryTranscript = (id: string) =>
+  api<Transcript>(`/api/v1/transcripts/${encodeURIComponent(id)}/retry`, { method: 'POST' });
 
 export function useRetryTranscript() {
   const client = useQueryClient();

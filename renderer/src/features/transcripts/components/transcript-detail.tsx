@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { Download, RotateCw, Square, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/dialog';
@@ -33,7 +33,11 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
   const [confirming, setConfirming] = useState(false);
   const t = transcript.data;
   const title = audio.data?.displayName ?? 'Transcript';
-  const run = (action: Promise<unknown>, done: string) => action.then(() => toast.success(done), (e: Error) => toast.error(e.message));
+  const run = (action: Promise<unknown>, done: string) =>
+    action.then(
+      () => toast.success(done),
+      (e: Error) => toast.error(e.message),
+    );
 
   return (
     <SidePanel
@@ -44,7 +48,11 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
         t && (
           <ActionMenu
             label="Export transcript"
-            trigger={<Button size="sm" icon={<Download size={14} />}>Export</Button>}
+            trigger={
+              <Button size="sm" icon={<Download size={14} />}>
+                Export
+              </Button>
+            }
             actions={FORMATS.map((f) => ({
               id: f.id,
               label: f.label,
@@ -67,20 +75,36 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
               <span className="muted small">{formatDuration(t.duration ?? audio.data?.duration)}</span>
               <span className="spacer" />
               {(t.status === 'failed' || t.status === 'pending') && (
-                <Button size="sm" icon={<RotateCw size={14} />} onPress={() => run(retry.mutateAsync(t.id), 'Queued again')}>
+                <Button
+                  size="sm"
+                  icon={<RotateCw size={14} />}
+                  onPress={() => run(retry.mutateAsync(t.id), 'Queued again')}
+                >
                   Retry
                 </Button>
               )}
               {(t.status === 'processing' || t.status === 'pending') && (
-                <Button size="sm" variant="ghost" icon={<Square size={14} />} onPress={() => run(cancel.mutateAsync(t.id), 'Cancelled')}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={<Square size={14} />}
+                  onPress={() => run(cancel.mutateAsync(t.id), 'Cancelled')}
+                >
                   Cancel
                 </Button>
               )}
-              <Button size="sm" variant="ghost" icon={<Trash2 size={14} />} onPress={() => setConfirming(true)}>
+              <Button
+                size="sm"
+                variant="ghost"
+                icon={<Trash2 size={14} />}
+                onPress={() => setConfirming(true)}
+              >
                 Delete
               </Button>
             </div>
-            {t.status === 'processing' && <ProgressBar label="Transcription progress" value={t.progress} showValue />}
+            {t.status === 'processing' && (
+              <ProgressBar label="Transcription progress" value={t.progress} showValue />
+            )}
             {t.status === 'failed' && (
               <div className="callout danger" role="alert">
                 <span>{t.error === 'cancelled' ? 'Cancelled. Retry to transcribe it again.' : t.error}</span>
@@ -91,7 +115,13 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
             ) : (
               audio.data?.urls.audio && (
                 // biome-ignore lint/a11y/useMediaCaption: not transcribed yet
-                <audio className="reader-audio" controls preload="metadata" src={audio.data.urls.audio} aria-label="Recording" />
+                <audio
+                  className="reader-audio"
+                  controls
+                  preload="metadata"
+                  src={audio.data.urls.audio}
+                  aria-label="Recording"
+                />
               )
             )}
             <Properties

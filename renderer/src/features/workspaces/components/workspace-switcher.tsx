@@ -40,9 +40,7 @@ export function WorkspaceSwitcher() {
   return (
     <>
       <MenuTrigger>
-        <AriaButton
-          className="ws-switcher"
-        >
+        <AriaButton className="ws-switcher">
           <span className="ws-avatar" aria-hidden>
             <Boxes size={12} />
           </span>
