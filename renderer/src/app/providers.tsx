@@ -8,7 +8,7 @@ export function Providers() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Toaster position="bottom-right" theme="system" closeButton />
+      <Toaster position="bottom-center" theme="system" closeButton />
     </QueryClientProvider>
   );
 }

@@ -18,7 +18,8 @@ import {
   UploadParams,
 } from '../transcription/chunked/schema.js';
 
-const who = { auth: 'session' as const, service: 'transcription' as const, tag: 'transcription' };
+// No `service`: a session has every service; it names what a key must be enabled for, and keys cannot call these.
+const who = { auth: 'session' as const, tag: 'transcription' };
 const BASE = '/api/v1/session-uploads/chunked';
 
 export const beginSessionChunkedUpload = defineRoute({
