@@ -25,28 +25,42 @@ async function start() {
 
   let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }));
   const show = async () => {
-    if (window.isDestroyed()) window = openMainWindow(host.url, await host.mintSignInLink(), settings.window, (state) => save({ window: state }));
+    if (window.isDestroyed())
+      window = openMainWindow(host.url, await host.mintSignInLink(), settings.window, (state) =>
+        save({ window: state }),
+      );
     window.show();
     window.focus();
   };
   app.on('second-instance', () => void show());
   app.on('activate', () => void show());
 
-  const tray = createTray(join(app.getAppPath(), 'build/icons/tray.png'), () => ({ url: host.url, preferredPort: host.preferredPort, startAtLogin: settings.startAtLogin }), {
-    open: () => void show(),
-    'toggle-start-at-login': () => {
-      save({ startAtLogin: !settings.startAtLogin });
-      app.setLoginItemSettings({ openAtLogin: settings.startAtLogin, openAsHidden: true });
+  const tray = createTray(
+    join(app.getAppPath(), 'build/icons/tray.png'),
+    () => ({ url: host.url, preferredPort: host.preferredPort, startAtLogin: settings.startAtLogin }),
+    {
+      open: () => void show(),
+      'toggle-start-at-login': () => {
+        save({ startAtLogin: !settings.startAtLogin });
+        app.setLoginItemSettings({ openAtLogin: settings.startAtLogin, openAsHidden: true });
+      },
+      quit: () => app.quit(),
     },
-    quit: () => app.quit(),
-  });
+  );
   if (host.preferredPort !== Number(new URL(host.url).port))
-    new Notification({ title: 'Folio is on another port', body: `Port ${host.preferredPort} was taken: Folio listens on ${host.url}` }).show();
+    new Notification({
+      title: 'Folio is on another port',
+      body: `Port ${host.preferredPort} was taken: Folio listens on ${host.url}`,
+    }).show();
 
   const stopWatching = watchTranscripts({
     url: host.url,
     signInUrl: host.mintSignInLink,
-    options: () => ({ enabled: settings.notifyLongTranscriptions, minSeconds: settings.longTranscriptionSeconds, windowFocused: !window.isDestroyed() && window.isFocused() }),
+    options: () => ({
+      enabled: settings.notifyLongTranscriptions,
+      minSeconds: settings.longTranscriptionSeconds,
+      windowFocused: !window.isDestroyed() && window.isFocused(),
+    }),
     notify: ({ id, title, body }) => {
       const notice = new Notification({ title, body });
       notice.on('click', () => void show().then(() => window.loadURL(`${host.url}/transcripts/${id}`)));

@@ -17,7 +17,8 @@ export function finishedTranscriptions(
   if (!enabled || windowFocused) return [];
   return now.flatMap((t) => {
     const was = before.get(t.id);
-    const finished = (was === 'pending' || was === 'processing') && (t.status === 'completed' || t.status === 'failed');
+    const finished =
+      (was === 'pending' || was === 'processing') && (t.status === 'completed' || t.status === 'failed');
     if (!finished || (t.duration ?? 0) < minSeconds) return [];
     const minutes = Math.max(1, Math.round((t.duration ?? 0) / 60));
     return t.status === 'completed'

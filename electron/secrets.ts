@@ -18,7 +18,10 @@ export type SecretBox = {
   open(sealed: string): string;
 };
 
-export function createSecretBox(storage: SafeStorageLike, platform: NodeJS.Platform = process.platform): SecretBox {
+export function createSecretBox(
+  storage: SafeStorageLike,
+  platform: NodeJS.Platform = process.platform,
+): SecretBox {
   const backend = platform === 'linux' ? storage.getSelectedStorageBackend?.() : undefined;
   const reason = !storage.isEncryptionAvailable()
     ? 'The system offers no encryption for stored secrets'

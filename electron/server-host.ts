@@ -23,7 +23,9 @@ export async function startServerHost({ userData, appPath }: { userData: string;
   server.app.context.dashboard = builtDashboard(join(appPath, 'dist/renderer'));
   server.app.context.instanceSettings = settings;
   const { url } = await server.listen();
-  const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false });
+  const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
+    announce: false,
+  });
   return {
     url,
     signInUrl,
@@ -31,7 +33,8 @@ export async function startServerHost({ userData, appPath }: { userData: string;
     dataDir: config.dataDir,
     ownerEmail: config.ownerEmail,
     /** A fresh one-time link (the tray's "Open Folio" after the window was closed). */
-    mintSignInLink: () => server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false }),
+    mintSignInLink: () =>
+      server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false }),
     close: () => server.close(),
   };
 }

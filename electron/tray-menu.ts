@@ -5,14 +5,25 @@ export type TrayItem =
   | { type: 'separator' }
   | { type: 'info'; label: string };
 
-export function trayMenuModel({ url, preferredPort, startAtLogin }: { url: string; preferredPort: number; startAtLogin: boolean }): TrayItem[] {
+export function trayMenuModel({
+  url,
+  preferredPort,
+  startAtLogin,
+}: {
+  url: string;
+  preferredPort: number;
+  startAtLogin: boolean;
+}): TrayItem[] {
   const port = Number(new URL(url).port);
   return [
     { type: 'action', label: 'Open Folio', action: 'open' },
     { type: 'action', label: `Copy API URL (${url}/api/v1)`, action: 'copy-api-url' },
     {
       type: 'info',
-      label: port === preferredPort ? `Listening on ${url}` : `Port ${preferredPort} was taken: listening on ${url}`,
+      label:
+        port === preferredPort
+          ? `Listening on ${url}`
+          : `Port ${preferredPort} was taken: listening on ${url}`,
     },
     { type: 'separator' },
     { type: 'action', label: 'Start at login', action: 'toggle-start-at-login', checked: startAtLogin },

@@ -6,8 +6,16 @@ import type { WindowState } from './settings.js';
 import { captureState, restoreBounds } from './window-state.js';
 
 /** The dashboard window: sandboxed, navigation locked to the local origin, external links in the browser. */
-export function openMainWindow(origin: string, signInUrl: string, saved: WindowState, onState: (state: WindowState) => void): BrowserWindow {
-  const bounds = restoreBounds(saved, screen.getAllDisplays().map((d) => d.workArea));
+export function openMainWindow(
+  origin: string,
+  signInUrl: string,
+  saved: WindowState,
+  onState: (state: WindowState) => void,
+): BrowserWindow {
+  const bounds = restoreBounds(
+    saved,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const window = new BrowserWindow({
     ...bounds,
     minWidth: 900,
@@ -38,9 +46,18 @@ export function openMainWindow(origin: string, signInUrl: string, saved: WindowS
   });
   const session = window.webContents.session;
   session.setPermissionRequestHandler((contents, permission, callback, details) =>
-    callback(allowPermission(permission, details.requestingUrl ?? contents.getURL(), origin, details as { mediaTypes?: string[] })),
+    callback(
+      allowPermission(
+        permission,
+        details.requestingUrl ?? contents.getURL(),
+        origin,
+        details as { mediaTypes?: string[] },
+      ),
+    ),
   );
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowPermission(permission, requestingOrigin, origin));
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowPermission(permission, requestingOrigin, origin),
+  );
   window.on('close', () => onState(captureState(window.getNormalBounds(), window.isMaximized())));
   void window.loadURL(signInUrl);
   return window;

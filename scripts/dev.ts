@@ -24,7 +24,10 @@ const freePort = () =>
     });
   });
 
-const config = configFromProcess(process.argv.slice(2), { FOLIO_DATA_DIR: `${root}.data/dev`, ...process.env });
+const config = configFromProcess(process.argv.slice(2), {
+  FOLIO_DATA_DIR: `${root}.data/dev`,
+  ...process.env,
+});
 const server = await createServer(config);
 const vite = await createVite({
   configFile: `${root}vite.config.ts`,

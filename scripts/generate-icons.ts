@@ -9,10 +9,15 @@ import sharp from 'sharp';
 
 const build = fileURLToPath(new URL('../build/', import.meta.url));
 const svg = readFileSync(`${build}icon.svg`);
-const render = (size: number) => sharp(svg, { density: Math.max(72, (72 * size) / 1024) * 4 }).resize(size, size).png().toBuffer();
+const render = (size: number) =>
+  sharp(svg, { density: Math.max(72, (72 * size) / 1024) * 4 })
+    .resize(size, size)
+    .png()
+    .toBuffer();
 
 mkdirSync(`${build}icons/png`, { recursive: true });
-for (const size of [16, 24, 32, 48, 64, 128, 256, 512, 1024]) writeFileSync(`${build}icons/png/${size}x${size}.png`, await render(size));
+for (const size of [16, 24, 32, 48, 64, 128, 256, 512, 1024])
+  writeFileSync(`${build}icons/png/${size}x${size}.png`, await render(size));
 const master = await render(1024);
 const icns = png2icons.createICNS(master, png2icons.BICUBIC2, 0);
 const ico = png2icons.createICO(master, png2icons.BICUBIC2, 0, true, true);

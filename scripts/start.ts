@@ -36,5 +36,9 @@ if (electron) {
   console.log(
     'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser for the dashboard.',
   );
-  process.exitCode = await run(process.execPath, [require.resolve('tsx/cli'), 'server/main.ts', ...process.argv.slice(2)]);
+  process.exitCode = await run(process.execPath, [
+    require.resolve('tsx/cli'),
+    'server/main.ts',
+    ...process.argv.slice(2),
+  ]);
 }

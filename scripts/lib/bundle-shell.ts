@@ -23,14 +23,30 @@ function sourceUrls(outDir: string): Plugin {
   };
 }
 
-const common = { bundle: true, platform: 'node' as const, packages: 'external' as const, logLevel: 'warning' as const };
+const common = {
+  bundle: true,
+  platform: 'node' as const,
+  packages: 'external' as const,
+  logLevel: 'warning' as const,
+};
 
 /** One ESM bundle of `entry` whose modules keep their own `import.meta.url`. */
 export async function bundleModule(entry: string, outfile: string): Promise<void> {
-  await build({ ...common, entryPoints: [entry], format: 'esm', outfile, plugins: [sourceUrls(dirname(outfile))] });
+  await build({
+    ...common,
+    entryPoints: [entry],
+    format: 'esm',
+    outfile,
+    plugins: [sourceUrls(dirname(outfile))],
+  });
 }
 
 export async function bundleShell(root: string): Promise<void> {
   await bundleModule(`${root}electron/main.ts`, `${root}dist/electron/main.js`);
-  await build({ ...common, entryPoints: [`${root}electron/preload.ts`], format: 'cjs', outfile: `${root}dist/electron/preload.cjs` });
+  await build({
+    ...common,
+    entryPoints: [`${root}electron/preload.ts`],
+    format: 'cjs',
+    outfile: `${root}dist/electron/preload.cjs`,
+  });
 }
