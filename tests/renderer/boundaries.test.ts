@@ -14,14 +14,20 @@ const imports = (file: string) =>
     typeOnly: m[1].includes('type'),
     target: m[2],
   }));
-const featureOf = (path: string) => /^features\/([^/]+)\//.exec(relative(src, path).split('\\').join('/'))?.[1];
+const featureOf = (path: string) =>
+  /^features\/([^/]+)\//.exec(relative(src, path).split('\\').join('/'))?.[1];
 
 describe('renderer boundaries', () => {
   it('no feature imports another feature', () => {
     const crossings = files.flatMap((file) =>
       imports(file)
         .filter((i) => i.target.startsWith('.'))
-        .map((i) => ({ from: featureOf(file), to: featureOf(resolve(dirname(file), i.target)), file, target: i.target }))
+        .map((i) => ({
+          from: featureOf(file),
+          to: featureOf(resolve(dirname(file), i.target)),
+          file,
+          target: i.target,
+        }))
         .filter((i) => i.from && i.to && i.from !== i.to)
         .map((i) => `${relative(src, i.file)} → ${i.target}`),
     );
