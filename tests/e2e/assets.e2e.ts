@@ -33,7 +33,7 @@ async function chooseFiles(paths: string[]) {
   await chooser.accept(paths);
 }
 
-describe.skipIf(!hasChromium)('assets', () => {
+describe.skipIf(!hasChromium)('assets', { timeout: 240_000 }, () => {
   it('uploads several files with a progress bar each, then shows their thumbnails', async () => {
     const { page } = e;
     await e.open('/assets', 'Assets');

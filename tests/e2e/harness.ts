@@ -24,7 +24,7 @@ export async function startE2E(
   const srv = await startTestServer(options.config);
   const chromium = await launchChromium(options.chromiumArgs);
   const page = await chromium.browser.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(45_000); // the VM is shared: waits are on app signals, so a long ceiling costs nothing when things are fast
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   const link = await srv.services.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, {

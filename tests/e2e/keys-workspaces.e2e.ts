@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => e?.close());
 
-describe.skipIf(!hasChromium)('API keys', () => {
+describe.skipIf(!hasChromium)('API keys', { timeout: 240_000 }, () => {
   let secret: string;
 
   it('creates a key with chosen services and shows its secret once, with a curl example that works', async () => {
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('API keys', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('workspaces', () => {
+describe.skipIf(!hasChromium)('workspaces', { timeout: 240_000 }, () => {
   it('creates a workspace from the switcher and switches to it: screens show only its content', async () => {
     const { page, srv } = e;
     const key = await srv.createKey({ services: ['assets'] });

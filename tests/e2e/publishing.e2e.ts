@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => e?.close());
 
-describe.skipIf(!hasChromium || !publishing)('publishing', () => {
+describe.skipIf(!hasChromium || !publishing)('publishing', { timeout: 240_000 }, () => {
   it('a chart an agent published shows with its preview; versions switch; visibility and archive change', async () => {
     const { page, srv } = e;
     const agent = srv.as({ bearer: key });

@@ -51,7 +51,7 @@ async function checkScreen(name: string, path?: string): Promise<void> {
   await captureScreen(page, name);
 }
 
-describe.skipIf(!hasChromium)('main screens', () => {
+describe.skipIf(!hasChromium)('main screens', { timeout: 240_000 }, () => {
   it('every section opens directly by URL (the server serves the dashboard for each)', async () => {
     for (const section of DASHBOARD_SECTIONS) {
       await e.open(`/${section}`);

@@ -52,7 +52,7 @@ async function chooseFiles(paths: string[]) {
 }
 
 // Needs the whisper worker (npm run build:whisper) and Chromium; skipped visibly otherwise.
-describe.skipIf(!ready)('transcripts', () => {
+describe.skipIf(!ready)('transcripts', { timeout: 240_000 }, () => {
   it('transcribes a spoken clip; playing it highlights the word being spoken, and a click on a word seeks to it', async () => {
     const { page } = e;
     await e.open('/transcripts', 'Transcripts');
