@@ -20,7 +20,12 @@ async function start() {
     void writeShellSettings(shellFile, settings);
   };
   process.env.FOLIO_APP_VERSION = app.getVersion();
-  const host = await startServerHost({ userData, appPath: app.getAppPath() });
+  const worker = process.platform === 'win32' ? 'folio-whisper-worker.exe' : 'folio-whisper-worker';
+  const host = await startServerHost({
+    userData,
+    appPath: app.getAppPath(),
+    whisperWorker: app.isPackaged ? join(process.resourcesPath, 'whisper', worker) : undefined,
+  });
   ipcMain.handle(CHANNELS.revealDataFolder, () => shell.openPath(host.dataDir));
 
   let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }));

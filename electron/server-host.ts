@@ -10,13 +10,21 @@ import { choosePort } from './port.js';
 
 export type ServerHost = Awaited<ReturnType<typeof startServerHost>>;
 
-export async function startServerHost({ userData, appPath }: { userData: string; appPath: string }) {
+export type ServerHostOptions = {
+  userData: string;
+  appPath: string;
+  /** The packaged app's whisper.cpp worker (an extra resource); a checkout uses build/whisper/. */
+  whisperWorker?: string;
+};
+
+export async function startServerHost({ userData, appPath, whisperWorker }: ServerHostOptions) {
   const settings = settingsFile(join(userData, 'settings.json'));
   const saved = await settings.read();
   const config = parseConfig({
     dataDir: saved.dataDir ?? userData,
     port: await choosePort(saved.port),
     whisperThreads: saved.whisperThreads,
+    whisperWorker,
   });
   const server = await createServer(config);
   // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.

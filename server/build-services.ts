@@ -37,6 +37,7 @@ export function buildServices(
     dataDir: config.dataDir,
     overridePath: config.whisperModel,
     threads: config.whisperThreads,
+    workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
     log,
   });

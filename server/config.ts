@@ -16,6 +16,8 @@ const Config = z.object({
     .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
+  whisperWorker: z.string().optional(),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
   publicUrl: z.string().url().optional(),
@@ -73,6 +75,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'owner-email': { type: 'string' },
       'whisper-model': { type: 'string' },
       'whisper-threads': { type: 'string' },
+      'whisper-worker': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
     },
@@ -85,6 +88,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
   } as ConfigInput);

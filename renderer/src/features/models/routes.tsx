@@ -1,12 +1,15 @@
-import { CheckCircle2, Cpu, Download } from 'lucide-react';
+import { CheckCircle2, Cpu, Download, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ModelOverview } from '../../api/types';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/dialog';
 import { formatBytes } from '../../ui/format';
 import { Page, Section } from '../../ui/page';
 import { ProgressBar } from '../../ui/progress';
 import { EmptyState, ErrorState, LoadingRows } from '../../ui/states';
+import { useDeleteModel } from './api/delete-model';
 import { useDownloadModel } from './api/download-model';
 import { useModels } from './api/get-models';
 import { useSetActiveModel } from './api/set-active-model';
@@ -65,6 +68,18 @@ function ActiveModel({ overview }: { overview: ModelOverview }) {
 
 function Installed({ overview }: { overview: ModelOverview }) {
   const activate = useSetActiveModel();
+  const remove = useDeleteModel();
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const handleDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting, {
+      onSuccess: () => {
+        toast.success(`${deleting} deleted`);
+        setDeleting(null);
+      },
+      onError: (e) => toast.error(e.message),
+    });
+  };
   return (
     <Section title="Installed">
       {overview.installed.length === 0 ? (
@@ -104,19 +119,31 @@ function Installed({ overview }: { overview: ModelOverview }) {
                     )}
                   </td>
                   <td className="num">
-                    {m.usable && !isActive && (
-                      <Button
-                        size="sm"
-                        onPress={() =>
-                          activate.mutate(m.file, {
-                            onSuccess: () => toast.success(`${m.file} is now active`),
-                            onError: (e) => toast.error(e.message),
-                          })
-                        }
-                      >
-                        Use this model
-                      </Button>
-                    )}
+                    <div className="model-actions">
+                      {m.usable && !isActive && (
+                        <Button
+                          size="sm"
+                          onPress={() =>
+                            activate.mutate(m.file, {
+                              onSuccess: () => toast.success(`${m.file} is now active`),
+                              onError: (e) => toast.error(e.message),
+                            })
+                          }
+                        >
+                          Use this model
+                        </Button>
+                      )}
+                      {!isActive && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          iconOnly
+                          icon={<Trash2 size={14} />}
+                          aria-label={`Delete ${m.file}`}
+                          onPress={() => setDeleting(m.file)}
+                        />
+                      )}
+                    </div>
                   </td>
                 </tr>
               );
@@ -124,6 +151,19 @@ function Installed({ overview }: { overview: ModelOverview }) {
           </tbody>
         </table>
       )}
+      <ConfirmDialog
+        title="Delete model"
+        isOpen={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        onConfirm={handleDelete}
+        confirmLabel="Delete"
+        isPending={remove.isPending}
+      >
+        <p>
+          Delete <span className="mono">{deleting}</span> from this computer? Transcripts made with it stay;
+          you can download or import it again.
+        </p>
+      </ConfirmDialog>
     </Section>
   );
 }
