@@ -3,11 +3,12 @@
  * behind the content, and an intrinsic size. `auto` follows the viewer's colour scheme (pages, /d/:slug.svg);
  * `light` and `dark` are fixed, for PNGs.
  */
-import { type Box, escapeAttribute, escapeText } from './sanitize-svg.js';
+import { type Box, escapeAttribute, escapeText } from '../publishing/svg/sanitize-svg.js';
 import { markerDefs, servedStylesheet, type ThemeName, themeRules } from './theme.js';
 
 export type DiagramTheme = ThemeName | 'auto';
-export type DiagramDocument = { svg: string; width: number; height: number };
+/** `css`: the text of the <style> in `svg`, for a page's CSP hashes. */
+export type DiagramDocument = { svg: string; width: number; height: number; css: string };
 
 export function diagramDocument(
   content: string,
@@ -27,7 +28,7 @@ export function diagramDocument(
     content,
     '</svg>',
   ].join('');
-  return { svg, width, height };
+  return { svg, width, height, css };
 }
 
 const round = (n: number) => Math.max(1, Math.round(n * 100) / 100);

@@ -3,10 +3,10 @@
  * the answer of POST /layout with format "svg" can be published as is.
  */
 
+import { escapeAttribute as attr, escapeText as text } from '../publishing/svg/sanitize-svg.js';
 import type { LaidOut } from './layout.js';
 import type { LayoutEdge, LayoutNode, LayoutRequest } from './layout-schema.js';
 import { LINE_HEIGHT } from './node-size.js';
-import { escapeAttribute as attr, escapeText as text } from './sanitize-svg.js';
 
 type Rect = { x: number; y: number; width: number; height: number };
 type Point = { x: number; y: number };

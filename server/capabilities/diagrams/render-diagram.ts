@@ -5,9 +5,10 @@
 import { Resvg } from '@resvg/resvg-js';
 import { type RasterOptions, RESVG_FONT, rasterize } from '../publishing/rasterize.js';
 import { type Issue, invalid } from '../publishing/render-failure.js';
+import { type Box, sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { type DiagramTheme, diagramDocument, padBox } from './diagram-document.js';
-import { type Box, sanitizeSvg } from './sanitize-svg.js';
 import { THEMES, themeRules } from './theme.js';
+import { KNOWN_CLASSES } from './vocabulary.js';
 
 export type DiagramRenderInput = {
   svg: string;
@@ -23,16 +24,21 @@ export type DiagramRenderOutput = {
   box: Box;
   warnings: Issue[];
   svg?: string;
+  /** The text of every <style> in `svg` (the theme's and the author's), for a page's CSP hashes. */
+  styles?: string[];
   png?: { bytes: Uint8Array; width: number; height: number };
 };
 
 export function renderDiagram(input: DiagramRenderInput): DiagramRenderOutput {
-  const sanitized = sanitizeSvg(input.svg);
+  const sanitized = sanitizeSvg(input.svg, { knownClasses: KNOWN_CLASSES });
   const box = sanitized.viewBox ?? fitBox(sanitized.content);
   const document = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x} ${box.y} ${box.width} ${box.height}">${sanitized.content}</svg>`;
   const output: DiagramRenderOutput = { document, box, warnings: sanitized.warnings };
-  if (input.svgTheme)
-    output.svg = diagramDocument(sanitized.content, box, { theme: input.svgTheme, title: input.title }).svg;
+  if (input.svgTheme) {
+    const served = diagramDocument(sanitized.content, box, { theme: input.svgTheme, title: input.title });
+    output.svg = served.svg;
+    output.styles = [served.css, ...sanitized.styles];
+  }
   if (input.png) {
     const theme = input.png.theme ?? 'light';
     const themed = diagramDocument(sanitized.content, box, { theme, title: input.title });

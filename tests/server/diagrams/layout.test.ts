@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { layoutGraph } from '../../../server/capabilities/diagrams/layout.js';
 import { LayoutRequest } from '../../../server/capabilities/diagrams/layout-schema.js';
 import { runLayout } from '../../../server/capabilities/diagrams/render-tasks.js';
-import { sanitizeSvg } from '../../../server/capabilities/diagrams/sanitize-svg.js';
 import { RenderFailure } from '../../../server/capabilities/publishing/render-failure.js';
-import { parseAsSvg } from './svg-helpers.js';
+import { sanitizeSvg } from '../../../server/capabilities/publishing/svg/sanitize-svg.js';
+import { parseAsSvg } from '../publishing/svg-helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) =>

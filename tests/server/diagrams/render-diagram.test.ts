@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { renderDiagram } from '../../../server/capabilities/diagrams/render-diagram.js';
 import { EXAMPLE_DIAGRAM } from '../../../server/capabilities/diagrams/vocabulary.js';
-import { failureOf, parseAsSvg } from './svg-helpers.js';
+import { failureOf, parseAsSvg } from '../publishing/svg-helpers.js';
 
 describe('renderDiagram', () => {
   it('answers a themed SVG that parses as SVG and a PNG of the declared size', async () => {

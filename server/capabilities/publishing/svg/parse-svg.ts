@@ -4,7 +4,7 @@
  * error. Bare elements without an <svg> root parse as a fragment in the SVG namespace.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { invalid, tooLarge } from '../publishing/render-failure.js';
+import { invalid, tooLarge } from '../render-failure.js';
 import { SVG_NS, XLINK_NS } from './svg-allowlist.js';
 
 export type SvgAttribute = { name: string; local: string; prefix: string; uri: string; value: string };

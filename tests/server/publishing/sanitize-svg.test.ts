@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from '../../../server/capabilities/diagrams/sanitize-svg.js';
-import { EXAMPLE_DIAGRAM } from '../../../server/capabilities/diagrams/vocabulary.js';
+import { EXAMPLE_DIAGRAM, KNOWN_CLASSES } from '../../../server/capabilities/diagrams/vocabulary.js';
+import { sanitizeSvg } from '../../../server/capabilities/publishing/svg/sanitize-svg.js';
 import { failureOf, parseAsSvg } from './svg-helpers.js';
 
 const wrap = (inner: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${inner}</svg>`;
 const issuesOf = (svg: string) =>
-  failureOf(() => sanitizeSvg(svg)).details.issues as { message: string; line: number; column: number }[];
+  failureOf(() => sanitizeSvg(svg, { knownClasses: KNOWN_CLASSES })).details.issues as {
+    message: string;
+    line: number;
+    column: number;
+  }[];
 
 describe('sanitizeSvg', () => {
   it('keeps a vocabulary diagram whole, with its viewBox and no warnings', () => {
-    const out = sanitizeSvg(EXAMPLE_DIAGRAM);
+    const out = sanitizeSvg(EXAMPLE_DIAGRAM, { knownClasses: KNOWN_CLASSES });
     expect(out.warnings).toEqual([]);
     expect(out.viewBox).toEqual({ x: 0, y: 0, width: 420, height: 120 });
     expect(out.content).toContain('<rect class="node" x="0" y="40" width="140" height="56" rx="8"/>');
@@ -20,7 +24,9 @@ describe('sanitizeSvg', () => {
   });
 
   it('warns about a class outside the vocabulary with its position and the nearest name', () => {
-    const out = sanitizeSvg('<svg viewBox="0 0 10 10">\n  <rect class="nod" width="5" height="5"/></svg>');
+    const out = sanitizeSvg('<svg viewBox="0 0 10 10">\n  <rect class="nod" width="5" height="5"/></svg>', {
+      knownClasses: KNOWN_CLASSES,
+    });
     expect(out.warnings).toHaveLength(1);
     expect(out.warnings[0]).toMatchObject({ line: 2, column: 3 });
     expect(out.warnings[0].message).toContain('did you mean "node"');
@@ -29,6 +35,7 @@ describe('sanitizeSvg', () => {
   it('does not warn about classes the document defines in its own <style>', () => {
     const out = sanitizeSvg(
       wrap('<style>.brand { fill: #f60 }</style><rect class="brand" width="5" height="5"/>'),
+      { knownClasses: KNOWN_CLASSES },
     );
     expect(out.warnings).toEqual([]);
   });
@@ -139,6 +146,8 @@ describe('sanitizeSvg', () => {
 
   it('answers 413 past the element bound', () => {
     const many = wrap('<rect/>'.repeat(30));
-    expect(failureOf(() => sanitizeSvg(many, { maxElements: 20, maxDepth: 64 })).status).toBe(413);
+    expect(failureOf(() => sanitizeSvg(many, { limits: { maxElements: 20, maxDepth: 64 } })).status).toBe(
+      413,
+    );
   });
 });

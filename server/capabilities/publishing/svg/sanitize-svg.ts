@@ -5,7 +5,7 @@
  * the vocabulary are kept and warned about.
  */
 import { closest } from 'fastest-levenshtein';
-import { type Issue, invalid } from '../publishing/render-failure.js';
+import { type Issue, invalid } from '../render-failure.js';
 import {
   DEFAULT_PARSE_LIMITS,
   type ParseLimits,
@@ -24,7 +24,6 @@ import {
   XLINK_NS,
 } from './svg-allowlist.js';
 import { checkAttributeValue, checkStyleAttribute, checkStyleSheet, isFragmentUrl } from './svg-css.js';
-import { KNOWN_CLASSES } from './vocabulary.js';
 
 export type Box = { x: number; y: number; width: number; height: number };
 export type SanitizedSvg = {
@@ -33,11 +32,22 @@ export type SanitizedSvg = {
   /** From the root's viewBox, or its width and height; undefined for bare elements. */
   viewBox?: Box;
   warnings: Issue[];
+  /** The CSS of each <style> kept, as written out (pages allow them by hash). */
+  styles: string[];
 };
 
 const RESERVED_ID_PREFIX = 'fo-';
 
-export function sanitizeSvg(source: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): SanitizedSvg {
+export type SanitizeOptions = {
+  limits?: ParseLimits;
+  /** Classes to accept silently; others are warned about with the nearest known name. No warnings without it. */
+  knownClasses?: Set<string>;
+};
+
+export function sanitizeSvg(
+  source: string,
+  { limits = DEFAULT_PARSE_LIMITS, knownClasses }: SanitizeOptions = {},
+): SanitizedSvg {
   const roots = parseSvg(source, limits);
   const elements = roots.filter((n): n is SvgElement => n.type === 'element');
   const root =
@@ -45,7 +55,13 @@ export function sanitizeSvg(source: string, limits: ParseLimits = DEFAULT_PARSE_
       ? elements[0]
       : undefined;
   const body = root ? root.children : roots;
-  const state: Walk = { problems: [], warnings: [], styleClasses: new Set(), styles: new Map() };
+  const state: Walk = {
+    problems: [],
+    warnings: [],
+    styleClasses: new Set(),
+    styles: new Map(),
+    knownClasses,
+  };
   collectStyles(body, state);
   if (root) for (const a of root.attributes) checkAttribute(root, a, state, '/svg'); // reports only: the root is rebuilt
   const content = body.map((node) => serialize(node, state, '')).join('');
@@ -54,7 +70,12 @@ export function sanitizeSvg(source: string, limits: ParseLimits = DEFAULT_PARSE_
       `The SVG has content a diagram may not have: ${state.problems.map((p) => p.message).join('; ')}`,
       state.problems,
     );
-  return { content, viewBox: root && rootBox(root, state), warnings: state.warnings };
+  return {
+    content,
+    viewBox: root && rootBox(root, state),
+    warnings: state.warnings,
+    styles: [...state.styles.values()],
+  };
 }
 
 type Walk = {
@@ -62,6 +83,7 @@ type Walk = {
   warnings: Issue[];
   styleClasses: Set<string>;
   styles: Map<SvgElement, string>;
+  knownClasses?: Set<string>;
 };
 
 const at = (element: SvgElement, path: string) => ({ path, line: element.line, column: element.column });
@@ -160,7 +182,8 @@ function checkAttribute(
     );
     return '';
   }
-  if (name === 'class') warnUnknownClasses(element, value, state, path);
+  if (name === 'class' && state.knownClasses)
+    warnUnknownClasses(element, value, state.knownClasses, state, path);
   return ` ${name}="${escapeAttribute(value)}"`;
 }
 
@@ -191,10 +214,16 @@ function isNavigableLink(value: string): boolean {
   }
 }
 
-function warnUnknownClasses(element: SvgElement, value: string, state: Walk, path: string): void {
+function warnUnknownClasses(
+  element: SvgElement,
+  value: string,
+  known: Set<string>,
+  state: Walk,
+  path: string,
+): void {
   for (const name of value.split(/\s+/).filter(Boolean)) {
-    if (KNOWN_CLASSES.has(name) || state.styleClasses.has(name)) continue;
-    const near = closest(name, [...KNOWN_CLASSES]);
+    if (known.has(name) || state.styleClasses.has(name)) continue;
+    const near = closest(name, [...known]);
     state.warnings.push({
       ...at(element, path),
       message: `<${element.name}> at line ${element.line}, column ${element.column}: class "${name}" is not in the vocabulary (did you mean "${near}"?); it gets no theme style`,
