@@ -27,6 +27,9 @@ const Config = z.object({
       transcribeBytes: z.number().default(4 << 20),
       rateLimitPerMinute: z.number().default(1200),
       rateLimitBurst: z.number().default(200),
+      /** After an early answer, how much of the unread request body is read and dropped, and for how long. */
+      drainBytes: z.number().default(64 << 20),
+      drainMs: z.number().default(10_000),
     })
     .default({
       jsonBytes: 1 << 20,
@@ -34,10 +37,12 @@ const Config = z.object({
       transcribeBytes: 4 << 20,
       rateLimitPerMinute: 1200,
       rateLimitBurst: 200,
+      drainBytes: 64 << 20,
+      drainMs: 10_000,
     }),
   quiet: z.boolean().default(false),
-  /** How often expired chunked uploads are swept (transcription); short in tests. */
-  chunkedSweepMs: z
+  /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
+  sweepMs: z
     .number()
     .int()
     .min(10)

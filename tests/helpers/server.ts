@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type FolioServer } from '../../server/app.js';
+import { createServer, type FolioServer, type ServerSeams } from '../../server/app.js';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
 
@@ -10,7 +10,7 @@ export type Credential = { cookie: string } | { bearer: string } | null;
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
-export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
+export async function startTestServer(overrides: Partial<ConfigInput> = {}, seams: ServerSeams = {}) {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const logs: string[] = [];
   const server: FolioServer = await createServer(
@@ -22,6 +22,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
       limits: { ...defaultLimits, ...overrides.limits },
     } as ConfigInput,
     (line) => logs.push(line),
+    seams,
   );
   const { url } = await server.listen();
 

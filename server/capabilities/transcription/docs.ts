@@ -3,6 +3,7 @@ export const transcriptionDocs = `### Transcripts
 
 States: pending → processing → completed | failed. \`progress\` is 0–100 while processing. Retry moves pending/failed back to pending; cancel (POST /api/v1/transcripts/:id/cancel, or DELETE of a processing one) fails it with error "cancelled". Words and segments carry \`start\`/\`end\` in seconds. Export: GET /api/v1/transcripts/:id/export?format=srt|vtt|txt|json.
 Without an installed model every transcript fails with an error saying how to install one (the model manager: POST /api/v1/models/<name>/download then PUT /api/v1/models/active, or --whisper-model <path>).
+Models are instance-wide, so downloading, importing, cancelling (DELETE /api/v1/models/downloads/<name>) and choosing the active model are for the owner of the instance only. A download body \`{ url, sha256 }\` fetches a catalog model from a mirror (checked against the catalog) or a model outside it (installed as ggml-<name>.bin); a dropped connection resumes with Range, and a file that fails its size or hash check is removed.
 
 ### Chunked upload (key with transcription only)
 

@@ -1,6 +1,7 @@
 /** The model manager behind model-routes.ts: wraps models/ (catalog, store, download, import) and tracks downloads. */
+import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
 import type { ActiveEngine } from './active-engine.js';
 import { findCatalogModel, modelCatalog } from './models/catalog.js';
 import { downloadModel } from './models/download-model.js';
@@ -8,11 +9,14 @@ import { importModel } from './models/import-model.js';
 import { ModelError } from './models/model-errors.js';
 import { InvalidModelError } from './models/model-header.js';
 import type { ModelStore } from './models/model-store.js';
+import { checkModelFileName, partPath } from './models/models-dir.js';
+
+export type DownloadSource = { url?: string; sha256?: string };
 
 type Download = {
   name: string;
   file: string;
-  status: 'downloading' | 'completed' | 'failed';
+  status: 'downloading' | 'completed' | 'failed' | 'cancelled';
   receivedBytes: number;
   totalBytes?: number;
   percent: number;
@@ -29,7 +33,7 @@ export interface ModelManagerDeps {
 
 export function createModelManager({ dataDir, modelStore, active, baseUrl }: ModelManagerDeps) {
   const downloads = new Map<string, Download>();
-  const controllers = new Map<string, AbortController>();
+  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   async function overview() {
     const installed = (await modelStore.list()).map(({ header: _h, ...m }) => ({ ...m, usable: !m.problem }));
@@ -48,9 +52,13 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
     };
   }
 
-  function startDownload(name: string): Download {
-    const model = findCatalogModel(name);
-    if (!model) throw notFound(`Model "${name}" in the catalog`);
+  /**
+   * Starts (or joins) a download. A catalog model comes from the catalog's host, or from `source.url` (a mirror),
+   * and is checked against the catalog's size and hash; a name outside the catalog needs `source.url` and installs
+   * as ggml-<name>.bin, checked against `source.sha256` when given. Every download must be a ggml model.
+   */
+  function startDownload(name: string, source: DownloadSource = {}): Download {
+    const model = downloadTarget(name, source);
     const running = downloads.get(model.name);
     if (running?.status === 'downloading') return running;
     const state: Download = {
@@ -64,11 +72,11 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
     };
     downloads.set(model.name, state);
     const controller = new AbortController();
-    controllers.set(model.name, controller);
-    downloadModel({
+    const done = downloadModel({
       dataDir,
       model,
       baseUrl,
+      url: source.url,
       signal: controller.signal,
       onProgress: (p) =>
         Object.assign(state, {
@@ -78,10 +86,43 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
         }),
     })
       .then(
-        () => Object.assign(state, { status: 'completed', percent: 100 }),
-        (error: Error) => Object.assign(state, { status: 'failed', error: error.message }),
+        () => void Object.assign(state, { status: 'completed', percent: 100 }),
+        (error: Error) =>
+          void Object.assign(
+            state,
+            controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: error.message },
+          ),
       )
-      .finally(() => controllers.delete(model.name));
+      .finally(() => inFlight.delete(model.name));
+    inFlight.set(model.name, { controller, done });
+    return state;
+  }
+
+  function downloadTarget(name: string, source: DownloadSource) {
+    const model = findCatalogModel(name);
+    if (model) {
+      if (source.sha256 && source.sha256 !== model.sha256)
+        throw badRequest(`${model.name} is checked against the catalog's sha256; leave sha256 out`);
+      return model;
+    }
+    if (!source.url) throw notFound(`Model "${name}" in the catalog`);
+    let file: string;
+    try {
+      file = checkModelFileName(`ggml-${name}.bin`);
+    } catch (error) {
+      rethrow(error);
+    }
+    return { name, file, bytes: undefined, sha256: source.sha256 };
+  }
+
+  /** Stops a running download and removes its partial file; the next download of it starts from zero. */
+  async function cancelDownload(name: string): Promise<Download> {
+    const state = download(name);
+    const running = inFlight.get(state.name);
+    if (!running) throw conflict(`The download of "${state.name}" is not running; it is ${state.status}`);
+    running.controller.abort();
+    await running.done;
+    await rm(partPath(dataDir, state.file), { force: true });
     return state;
   }
 
@@ -107,11 +148,12 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
   return {
     overview,
     startDownload,
+    cancelDownload,
     download,
     importFrom,
     setActive,
     close: () => {
-      for (const c of controllers.values()) c.abort();
+      for (const r of inFlight.values()) r.controller.abort();
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The model manager's API: catalog, installed and active models; downloads, imports and the active choice (session only). */
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 
@@ -10,18 +11,46 @@ export const listModels = defineRoute({
   auth: ['session', 'key'],
   service: 'transcription',
   summary: 'Whisper models: the catalog, what is installed, the active one and downloads in progress',
+  tool: 'models_list',
   handler: (_input, { transcription }) => transcription.models.overview(),
 });
+
+const DownloadSourceBody = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: 'url must be an http or https URL' })
+      .max(2048)
+      .optional()
+      .describe('Where to fetch the file: a mirror of a catalog model, or a model outside the catalog'),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits')
+      .optional()
+      .describe('For a model outside the catalog: the hash the file must have'),
+  })
+  .optional();
 
 export const downloadModel = defineRoute({
   method: 'POST',
   path: '/api/v1/models/:name/download',
-  auth: 'session',
+  auth: 'instanceOwner',
   params: NameParams,
+  body: DownloadSourceBody,
   status: 202,
   summary:
     'Start downloading a catalog model (e.g. tiny.en); follow it at GET /api/v1/models/downloads/:name',
-  handler: ({ params }, { transcription }) => transcription.models.startDownload(params.name),
+  description:
+    'Optional body `{ url, sha256 }`: `url` fetches a catalog model from a mirror (still checked against the catalog), or a model outside the catalog, installed as ggml-<name>.bin and checked against `sha256` when given. A dropped connection resumes where it stopped. Only the owner of the instance.',
+  handler: ({ params, body }, { transcription }) => transcription.models.startDownload(params.name, body),
+});
+
+export const cancelModelDownload = defineRoute({
+  method: 'DELETE',
+  path: '/api/v1/models/downloads/:name',
+  auth: 'instanceOwner',
+  params: NameParams,
+  summary: 'Cancel a running model download and remove what it fetched (status cancelled)',
+  handler: ({ params }, { transcription }) => transcription.models.cancelDownload(params.name),
 });
 
 export const getModelDownload = defineRoute({
@@ -30,15 +59,23 @@ export const getModelDownload = defineRoute({
   auth: ['session', 'key'],
   service: 'transcription',
   params: NameParams,
-  summary: 'Progress of a model download: status downloading|completed|failed, bytes and percent',
+  summary: 'Progress of a model download: status downloading|completed|failed|cancelled, bytes and percent',
+  tool: 'models_download_status',
   handler: ({ params }, { transcription }) => transcription.models.download(params.name),
 });
 
 export const importModel = defineRoute({
   method: 'POST',
   path: '/api/v1/models/import',
-  auth: 'session',
-  body: z.strictObject({ path: z.string().min(1).max(4096), file: z.string().max(200).optional() }),
+  auth: 'instanceOwner',
+  body: z.strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine(isAbsolute, 'path must be absolute (the server does not resolve it against its own folder)'),
+    file: z.string().max(200).optional(),
+  }),
   status: 201,
   summary: 'Install a ggml model file from a path on this machine (copied into the data directory)',
   handler: ({ body }, { transcription }) => transcription.models.importFrom(body.path, body.file),
@@ -47,10 +84,12 @@ export const importModel = defineRoute({
 export const setActiveModel = defineRoute({
   method: 'PUT',
   path: '/api/v1/models/active',
-  auth: 'session',
+  auth: 'instanceOwner',
   body: z.strictObject({
     name: z.string().min(1).max(200).describe('Catalog name (tiny.en) or installed file name'),
   }),
   summary: 'Choose the installed model that runs transcriptions from now on (also over --whisper-model)',
   handler: ({ body }, { transcription }) => transcription.models.setActive(body.name),
 });
+
+export const modelRoutes = { listModels, downloadModel, getModelDownload, importModel, setActiveModel };

@@ -1,12 +1,13 @@
+import { apiKeys } from '../../capabilities/keys/collections.js';
 import type { Migration } from './index.js';
 
-/** Spec §5: keys created before services existed get assets and transcription, nothing else. */
+/** Keys created before services existed get assets and transcription, nothing else (spec §5). */
 export const backfillKeyServices: Migration = {
   version: 1,
   name: 'backfill-key-services',
   async up(store) {
-    const keys = store.instance<{ id: string; services?: string[] }>('api-keys');
-    for (const key of keys.filter((k) => !Array.isArray(k.services))) {
+    const keys = store.instance(apiKeys);
+    for (const key of await keys.all({ services: null })) {
       await keys.update(key.id, { services: ['assets', 'transcription'] });
     }
   },

@@ -1,29 +1,18 @@
-// Schema versions of the data directory. A migration runs once, in order, before the server serves.
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Store } from '../store.js';
+// Schema versions of the stored data. A migration runs once, in order, before the server serves.
+import type { Store } from '../types.js';
 import { backfillKeyServices } from './001-backfill-key-services.js';
+import { assetSearchText } from './002-asset-search-text.js';
 
 export type Migration = { version: number; name: string; up(store: Store): Promise<void> };
 
-export const migrations: Migration[] = [backfillKeyServices];
+export const migrations: Migration[] = [backfillKeyServices, assetSearchText];
 export const SCHEMA_VERSION = migrations.length;
 
-type Meta = { schemaVersion: number };
-
-export async function runMigrations(store: Omit<Store, never>): Promise<void> {
-  const path = join(store.dataDir, 'meta.json');
-  const meta: Meta = await readFile(path, 'utf8').then(JSON.parse, () => ({ schemaVersion: 0 }));
-  if (meta.schemaVersion > SCHEMA_VERSION)
-    throw new Error(`${store.dataDir} was written by a newer Folio (schema ${meta.schemaVersion})`);
-  for (const migration of migrations.filter((m) => m.version > meta.schemaVersion)) {
-    await migration.up(store as Store);
-    await writeMeta(path, { schemaVersion: migration.version });
+export async function runMigrations(store: Store): Promise<void> {
+  const current = await store.schemaVersion();
+  if (current > SCHEMA_VERSION) throw new Error(`This data was written by a newer Folio (schema ${current})`);
+  for (const migration of migrations.filter((m) => m.version > current)) {
+    await migration.up(store);
+    await store.setSchemaVersion(migration.version);
   }
-  if (meta.schemaVersion === 0 && migrations.length === 0) await writeMeta(path, { schemaVersion: 0 });
-}
-
-async function writeMeta(path: string, meta: Meta): Promise<void> {
-  await writeFile(`${path}.tmp`, JSON.stringify(meta));
-  await rename(`${path}.tmp`, path);
 }

@@ -10,7 +10,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { finished, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
@@ -68,15 +68,18 @@ export async function receivePart(
       side.on('error', go);
     },
   });
+  // Piped rather than given to pipeline(), which destroys its source on error: the request must stay readable
+  // so the rest of its body can be drained after the answer (http/drain-request.ts).
+  body.pipe(meter);
+  const stopWatching = finished(body, (error) => error && meter.destroy(error));
   try {
-    await pipeline(body, meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
+    await pipeline(meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
     if (size !== expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
     const teed = side ? await finishSide(side, () => sideFailed) : false;
     return { tmpPath, size, sha256: hash.digest('hex'), teed };
   } catch (error) {
     if (side) await finishSide(side, () => sideFailed);
-    body.resume(); // drain what the client still sends so it reads our answer
     await rm(tmpPath, { force: true });
     if (
       (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
@@ -84,6 +87,9 @@ export async function receivePart(
     )
       throw badRequest(`Part ${index} was cut off before all its bytes arrived`);
     throw error;
+  } finally {
+    stopWatching();
+    body.unpipe(meter);
   }
 }
 

@@ -9,7 +9,7 @@ import type { ReadableStream } from 'node:stream/web';
 import type { CatalogModel } from './catalog.js';
 import { ModelError } from './model-errors.js';
 import { InvalidModelError, readModelHeader } from './model-header.js';
-import { checkModelFileName, modelsDir } from './models-dir.js';
+import { checkModelFileName, modelsDir, partPath } from './models-dir.js';
 
 export const DEFAULT_MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 
@@ -24,6 +24,8 @@ export interface DownloadModelOptions {
   dataDir: string;
   model: Pick<CatalogModel, 'file'> & Partial<Pick<CatalogModel, 'bytes' | 'sha256' | 'sha1'>>;
   baseUrl?: string;
+  /** The file's own address, instead of `baseUrl` + file name (a mirror, or a model outside the catalog). */
+  url?: string;
   signal?: AbortSignal;
   onProgress?(progress: DownloadProgress): void;
   /** Attempts per call; each one resumes where the last stopped. */
@@ -35,8 +37,10 @@ export async function downloadModel(options: DownloadModelOptions): Promise<{ pa
   const file = checkModelFileName(options.model.file);
   const dir = modelsDir(options.dataDir);
   await mkdir(dir, { recursive: true });
-  const part = join(dir, `${file}.part`);
-  const url = `${(options.baseUrl ?? DEFAULT_MODEL_BASE_URL).replace(/\/$/, '')}/${encodeURIComponent(file)}`;
+  const part = partPath(options.dataDir, file);
+  const url =
+    options.url ??
+    `${(options.baseUrl ?? DEFAULT_MODEL_BASE_URL).replace(/\/$/, '')}/${encodeURIComponent(file)}`;
   const attempts = options.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {

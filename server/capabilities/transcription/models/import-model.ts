@@ -17,8 +17,8 @@ export interface ImportModelOptions {
 export async function importModel(
   options: ImportModelOptions,
 ): Promise<{ path: string; header: ModelHeader }> {
+  const header = await readModelHeader(options.sourcePath); // first: what is wrong with the path says more
   const file = checkModelFileName(options.file ?? basename(options.sourcePath));
-  const header = await readModelHeader(options.sourcePath);
   const dir = modelsDir(options.dataDir);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.import-${randomUUID()}.part`);

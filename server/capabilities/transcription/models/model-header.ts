@@ -1,5 +1,6 @@
 /** Reads and checks the header of a legacy ggml Whisper model without loading it. */
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 
 export const GGML_MAGIC = 0x67676d6c;
 
@@ -45,9 +46,7 @@ const FIELDS = [
 
 /** Throws InvalidModelError unless `path` starts like a ggml Whisper model with sane dimensions. */
 export async function readModelHeader(path: string): Promise<ModelHeader> {
-  const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-    throw new InvalidModelError('model_missing', `model file not found or unreadable: ${path} (${err.code})`);
-  });
+  const file = await openModelFile(path);
   try {
     const buf = Buffer.alloc(48);
     const { bytesRead } = await file.read(buf, 0, 48, 0);
@@ -72,6 +71,42 @@ export async function readModelHeader(path: string): Promise<ModelHeader> {
     return header;
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * Opens `path` for reading only if it is a regular file. O_NONBLOCK keeps a FIFO from blocking the open until a
+ * writer appears; the type is checked on the opened descriptor, so nothing can be swapped in between.
+ */
+async function openModelFile(path: string): Promise<FileHandle> {
+  if (path.includes('\0')) throw new InvalidModelError('model_missing', 'model path contains a NUL byte');
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(
+    (err: NodeJS.ErrnoException) => {
+      throw new InvalidModelError('model_missing', `${openProblem(err.code)}: ${path}`);
+    },
+  );
+  const info = await file.stat();
+  if (info.isFile()) return file;
+  await file.close();
+  const kind = info.isDirectory() ? 'a directory' : 'not a regular file (a device, FIFO or socket)';
+  throw new InvalidModelError('model_missing', `model path is ${kind}, not a model file: ${path}`);
+}
+
+function openProblem(code: string | undefined): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'no model file at this path';
+    case 'EACCES':
+    case 'EPERM':
+      return 'model file is not readable (permission denied)';
+    case 'ELOOP':
+      return 'model path has too many symbolic links (a symlink loop)';
+    case 'ENOTDIR':
+      return 'a part of the model path is not a directory';
+    case 'ENAMETOOLONG':
+      return 'model path is too long';
+    default:
+      return `model file cannot be opened (${code})`;
   }
 }
 

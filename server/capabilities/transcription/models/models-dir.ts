@@ -6,6 +6,9 @@ export function modelsDir(dataDir: string): string {
   return join(dataDir, 'models');
 }
 
+/** A download in progress, resumed from where it stopped until it is verified and renamed to `file`. */
+export const partPath = (dataDir: string, file: string) => join(modelsDir(dataDir), `${file}.part`);
+
 /** A model file name we are willing to create: a plain "*.bin" name, no directories. */
 export function checkModelFileName(file: string): string {
   if (basename(file) !== file || !/^[A-Za-z0-9][A-Za-z0-9._-]*\.bin$/.test(file)) {

@@ -1,0 +1,140 @@
+// Blobs as files under the data directory: the key is the relative path. Writes go to tmp/ first, are fsynced,
+// then renamed into place, so a reader or a crash sees the whole old file or the whole new one.
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { asStorageFailure } from '../errors.js';
+import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
+import type { BlobInfo, BlobStore } from '../types.js';
+import { syncDir } from './durable-file.js';
+import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
+
+const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+
+export type FileBlobOptions = {
+  root: string;
+  tmpDir: string;
+  fsync: boolean;
+  gate: ScopeGate;
+  faults?: FaultInjector;
+};
+
+export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobOptions): BlobStore {
+  function pathOf(key: string): string {
+    if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
+      throw new Error(`Invalid blob key: ${key}`);
+    return join(root, key);
+  }
+
+  async function guarded<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const scope = workspaceOfKey(key);
+    const leave = scope ? gate.enter(scope) : () => {};
+    try {
+      return await write();
+    } catch (error) {
+      throw asStorageFailure(error);
+    } finally {
+      leave();
+    }
+  }
+
+  function checkFault(op: WriteStep['op'], path: string): void {
+    const fault = faults?.({ op, path });
+    if (fault) throw injectedError(fault, { op, path });
+  }
+
+  async function moveInto(key: string, path: string): Promise<void> {
+    const target = pathOf(key);
+    checkFault('blob-move', target);
+    await mkdir(dirname(target), { recursive: true });
+    if (fsync) {
+      const handle = await open(path, 'r+');
+      await handle.datasync().finally(() => handle.close());
+    }
+    await rename(path, target).catch(async (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(path, target); // a file from another file system: copy it, then drop the source
+      await rm(path, { force: true });
+    });
+    if (fsync) await syncDir(dirname(target));
+  }
+
+  async function statKey(key: string): Promise<BlobInfo | undefined> {
+    const info = await stat(pathOf(key)).catch(() => undefined);
+    return info?.isFile() ? { key, size: info.size, modifiedAt: info.mtime } : undefined;
+  }
+
+  return {
+    pathOf,
+    async put(key, source) {
+      const tmp = join(tmpDir, `blob-${randomUUID()}`);
+      const hash = createHash('sha256');
+      let size = 0;
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
+      return guarded(key, async () => {
+        try {
+          checkFault('blob-write', tmp);
+          await pipeline(input, count, createWriteStream(tmp));
+          await moveInto(key, tmp);
+        } catch (error) {
+          await rm(tmp, { force: true });
+          throw error;
+        }
+        return { size, sha256: hash.digest('hex') };
+      });
+    },
+    async putFile(key, path) {
+      return guarded(key, async () => {
+        const { size } = await stat(path);
+        await moveInto(key, path);
+        return { size };
+      });
+    },
+    async get(key, range) {
+      const path = pathOf(key);
+      const handle = await open(path, 'r').catch((error) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!handle) return undefined;
+      return createReadStream('', { fd: handle, start: range?.start, end: range?.end });
+    },
+    stat: statKey,
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      await rm(pathOf(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+    },
+    list(prefix) {
+      return walk(root, prefix.replace(/\/$/, ''));
+    },
+    async localFile(key) {
+      const info = await statKey(key);
+      return info && { path: pathOf(key), release: async () => {} };
+    },
+  };
+}
+
+async function* walk(root: string, prefix: string): AsyncIterable<BlobInfo> {
+  const dir = await opendir(join(root, prefix)).catch(() => undefined);
+  if (!dir) return;
+  for await (const entry of dir) {
+    const key = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) yield* walk(root, key);
+    else if (entry.isFile()) {
+      const info = await stat(join(root, key)).catch(() => undefined);
+      if (info) yield { key, size: info.size, modifiedAt: info.mtime };
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// One collection of the file backend: every row in memory, a JSON snapshot on disk (lowdb's format, written with
+// fsync by durable-file.ts) plus a journal of the mutations since. A mutation applies to memory at once, so
+// concurrent read-check-writes see each other and conditional writes are atomic, and resolves when its journal
+// line is on disk; if the line cannot be written the mutation is undone (journal.ts).
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { asStorageFailure, StoreConflict } from '../errors.js';
+import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
+import { writeFileDurably } from './durable-file.js';
+import type { FaultInjector } from './faults.js';
+import { createJournal, readJournal } from './journal.js';
+import { compileWhere, selectPage } from './query.js';
+import type { UniqueIndexes } from './unique-indexes.js';
+
+type Snapshot<T> = { rows: T[] };
+
+export type CollectionFiles = { snapshot: string; journal: string };
+export type CollectionOptions = {
+  fsync: boolean;
+  compactAtBytes: number;
+  log: (line: string) => void;
+  /** Marks a write under way; throws when the scope may no longer be written (a dropped workspace). */
+  enterWrite: () => () => void;
+  faults?: FaultInjector;
+  /** How long a failed compaction waits before it is tried again. */
+  compactionRetryMs: number;
+};
+
+/** Loads the snapshot, then replays the journal over it. */
+export async function loadRows<T extends Row>(files: CollectionFiles): Promise<Map<string, T>> {
+  const db = new Low<Snapshot<T>>(new JSONFile(files.snapshot), { rows: [] });
+  await db.read().catch((error) => {
+    throw new Error(`${files.snapshot} could not be read (${error.message}); it was left untouched`);
+  });
+  const stored = (db.data as { rows?: unknown }).rows;
+  if (!Array.isArray(stored) || !stored.every((row) => typeof row?.id === 'string'))
+    throw new Error(
+      `${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`,
+    );
+  const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
+  for (const entry of await readJournal<T>(files.journal)) {
+    if (entry.op === 'put') rows.set(entry.row.id, entry.row);
+    else rows.delete(entry.id);
+  }
+  return rows;
+}
+
+export function createFileCollection<T extends Row>(
+  spec: CollectionSpec<T>,
+  files: CollectionFiles,
+  rows: Map<string, T>,
+  unique: UniqueIndexes<T>,
+  options: CollectionOptions & { snapshotBytes?: number },
+): Collection<T> & { close(): Promise<void>; rows(): IterableIterator<T> } {
+  let snapshotBytes = options.snapshotBytes ?? 0;
+  let compactionBlockedUntil = 0;
+  let ensuredDir: Promise<unknown> | undefined;
+  const journal = createJournal<T>(files.journal, {
+    fsync: options.fsync,
+    onFlushed: compactIfDue,
+    faults: options.faults,
+  });
+
+  /** Called with nothing pending, so memory equals what the journal holds: safe to fold into a snapshot. */
+  async function compactIfDue(): Promise<void> {
+    if (journal.size() < Math.max(options.compactAtBytes, snapshotBytes)) return;
+    if (Date.now() < compactionBlockedUntil) return;
+    try {
+      // Serialised now, synchronously from memory: nothing is pending, and rows are never mutated in place.
+      const data = JSON.stringify({ rows: [...rows.values()] });
+      await writeFileDurably(files.snapshot, data, options.fsync, options.faults);
+      snapshotBytes = (await stat(files.snapshot)).size;
+      await journal.reset();
+    } catch (error) {
+      // The journal still holds everything: compaction only saves space, so it waits and tries again later.
+      compactionBlockedUntil = Date.now() + options.compactionRetryMs;
+      options.log(`Compacting ${files.snapshot} failed (${(error as Error).message}); will retry`);
+    }
+  }
+
+  async function persist(entry: Parameters<typeof journal.append>[0], undo: () => void, leave: () => void) {
+    try {
+      await write(entry, undo);
+    } finally {
+      leave();
+    }
+  }
+
+  async function write(entry: Parameters<typeof journal.append>[0], undo: () => void): Promise<void> {
+    try {
+      ensuredDir ??= mkdir(dirname(files.journal), { recursive: true }).catch((error) => {
+        ensuredDir = undefined;
+        throw error;
+      });
+      await ensuredDir;
+    } catch (error) {
+      undo();
+      throw asStorageFailure(error);
+    }
+    await journal.append(entry, undo).catch((error) => {
+      throw asStorageFailure(error);
+    });
+  }
+
+  /** Applies a row change to memory and the unique indexes; returns its undo. */
+  function apply(id: string, next: T | undefined): () => void {
+    const previous = rows.get(id);
+    if (next) rows.set(id, next);
+    else rows.delete(id);
+    unique.replace(previous, next);
+    return () => {
+      if (previous) rows.set(id, previous);
+      else rows.delete(id);
+      unique.replace(next, previous);
+    };
+  }
+
+  const matches = (row: T, where: Where<T> | undefined) => !where || compileWhere(spec, where)(row);
+
+  return {
+    async get(id) {
+      return rows.get(id);
+    },
+    async findOne(where) {
+      const test = compileWhere(spec, where);
+      for (const row of rows.values()) if (test(row)) return row;
+      return undefined;
+    },
+    async list(query) {
+      return selectPage(spec, rows.values(), query);
+    },
+    async all(where, opts) {
+      return selectPage(spec, rows.values(), {
+        where,
+        orderBy: opts?.orderBy ?? [['id', 'asc']],
+        limit: opts?.limit ?? Number.POSITIVE_INFINITY,
+      }).rows;
+    },
+    async count(where) {
+      if (!where) return rows.size;
+      const test = compileWhere(spec, where);
+      let n = 0;
+      for (const row of rows.values()) if (test(row)) n++;
+      return n;
+    },
+    async sum(field, where) {
+      const test = compileWhere(spec, where);
+      let total = 0;
+      for (const row of rows.values()) if (test(row)) total += Number(row[field] ?? 0);
+      return total;
+    },
+    async insert(row) {
+      const leave = options.enterWrite();
+      try {
+        if (rows.has(row.id)) throw new StoreConflict(spec.name, 'id', row.id);
+        unique.check(row, undefined);
+      } catch (error) {
+        leave();
+        throw error;
+      }
+      await persist({ op: 'put', row }, apply(row.id, row), leave);
+      return row;
+    },
+    async update(id, patch: Patch<T>, opts?: UpdateOptions<T>) {
+      const current = rows.get(id);
+      if (!current || !matches(current, opts?.if)) return undefined;
+      const next = { ...current } as Record<string, unknown>;
+      for (const [field, value] of Object.entries(patch)) if (value !== undefined) next[field] = value;
+      next.id = id;
+      const leave = options.enterWrite();
+      try {
+        unique.check(next as T, current);
+      } catch (error) {
+        leave();
+        throw error;
+      }
+      await persist({ op: 'put', row: next as T }, apply(id, next as T), leave);
+      return next as T;
+    },
+    async remove(id, opts) {
+      const current = rows.get(id);
+      if (!current || !matches(current, opts?.if)) return false;
+      const leave = options.enterWrite();
+      await persist({ op: 'del', id }, apply(id, undefined), leave);
+      return true;
+    },
+    rows: () => rows.values(),
+    close: () => journal.close(),
+  };
+}
+
+/** Removes a collection's files (a dropped workspace's, before its directory goes). */
+export async function removeCollectionFiles(files: CollectionFiles): Promise<void> {
+  await rm(files.journal, { force: true });
+  await rm(files.snapshot, { force: true });
+}

@@ -1,0 +1,147 @@
+// Append-only journal of one collection: every mutation is one JSON line, written in batches (group commit),
+// so a write costs its own bytes, not the size of the collection.
+//
+// A failed write (full disk, I/O error) must leave memory and disk agreeing on what was acknowledged: the bytes
+// of the failed batch are cut back to the last whole line before anything else is appended, and the batch's
+// mutations (and any queued behind it) are undone in memory, newest first, before their writers hear of it.
+import { type FileHandle, open, readFile, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { syncDir } from './durable-file.js';
+import { type FaultInjector, injectedError } from './faults.js';
+
+export type JournalEntry<T> = { op: 'put'; row: T } | { op: 'del'; id: string };
+
+type Pending = { line: string; undo: () => void; resolve: () => void; reject: (error: Error) => void };
+
+export type JournalOptions = { fsync: boolean; onFlushed?: () => Promise<void>; faults?: FaultInjector };
+
+export function createJournal<T>(path: string, options: JournalOptions) {
+  let handle: FileHandle | undefined;
+  let pending: Pending[] = [];
+  let flushing: Promise<void> | undefined;
+  /** Bytes of whole, acknowledged lines; anything after them is a failed write's fragment. */
+  let committed = 0;
+  let fragment = false;
+
+  /** Queues a line; `undo` reverts its in-memory mutation if the line never reaches the disk. */
+  function append(entry: JournalEntry<T>, undo: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      pending.push({ line: `${JSON.stringify(entry)}\n`, undo, resolve, reject });
+      flushing ??= flushLoop();
+    });
+  }
+
+  async function flushLoop(): Promise<void> {
+    try {
+      while (pending.length > 0) {
+        const batch = pending;
+        pending = [];
+        await writeBatch(batch);
+      }
+    } finally {
+      flushing = undefined;
+    }
+  }
+
+  async function openHandle(): Promise<FileHandle> {
+    if (handle) return handle;
+    const opened = await open(path, 'a');
+    try {
+      committed = (await opened.stat()).size;
+      // The first open may have created the file (and mkdir its directories): name them durably too.
+      if (options.fsync)
+        for (const dir of [dirname(path), dirname(dirname(path)), dirname(dirname(dirname(path)))])
+          await syncDir(dir);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+    handle = opened;
+    return opened;
+  }
+
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    const data = Buffer.from(batch.map((p) => p.line).join(''));
+    try {
+      const file = await openHandle();
+      if (fragment) await cutFragment(file);
+      fragment = true;
+      await write(file, data);
+      const syncFault = options.faults?.({ op: 'journal-sync', path });
+      if (syncFault) throw injectedError(syncFault, { op: 'journal-sync', path });
+      if (options.fsync) await file.datasync();
+      committed += data.length;
+      fragment = false;
+    } catch (error) {
+      const failed = [...batch, ...pending];
+      pending = [];
+      for (const p of failed.toReversed()) p.undo();
+      if (handle && fragment) await cutFragment(handle).catch(() => undefined);
+      for (const p of failed) p.reject(error as Error);
+      return;
+    }
+    for (const p of batch) p.resolve();
+    if (pending.length === 0 && options.onFlushed) await options.onFlushed();
+  }
+
+  async function write(file: FileHandle, data: Buffer): Promise<void> {
+    const step = { op: 'journal-append' as const, path };
+    const fault = options.faults?.(step);
+    if (!fault) return file.writeFile(data);
+    if (fault.afterBytes) await file.writeFile(data.subarray(0, Math.min(fault.afterBytes, data.length)));
+    throw injectedError(fault, step);
+  }
+
+  async function cutFragment(file: FileHandle): Promise<void> {
+    await file.truncate(committed);
+    if (options.fsync) await file.datasync();
+    fragment = false;
+  }
+
+  /** Empties the journal once a snapshot holds everything it recorded. */
+  async function reset(): Promise<void> {
+    await handle?.close();
+    handle = undefined;
+    await truncate(path, 0).catch(ignoreMissing);
+    committed = 0;
+    fragment = false;
+  }
+
+  async function close(): Promise<void> {
+    while (flushing) await flushing;
+    await handle?.close();
+    handle = undefined;
+  }
+
+  return { append, reset, close, size: () => committed };
+}
+
+export type Journal<T> = ReturnType<typeof createJournal<T>>;
+
+/**
+ * Reads every complete line. A torn last line (a crash mid-append, so never acknowledged) is cut off; a damaged
+ * complete line is real corruption and refuses the start instead of dropping data.
+ */
+export async function readJournal<T>(path: string): Promise<JournalEntry<T>[]> {
+  const text = await readFile(path, 'utf8').catch((error) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  const lines = text.split('\n');
+  const torn = lines.pop() ?? '';
+  const entries = lines.map((line, index) => {
+    try {
+      return JSON.parse(line) as JournalEntry<T>;
+    } catch {
+      throw new Error(
+        `${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`,
+      );
+    }
+  });
+  if (torn !== '') await truncate(path, Buffer.byteLength(text) - Buffer.byteLength(torn));
+  return entries;
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
+}

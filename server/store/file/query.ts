@@ -1,0 +1,122 @@
+// Queries over rows held in memory: the file backend's answer to where / search / orderBy / cursor. The
+// PostgreSQL backend answers the same ListQuery with SQL; the contract tests hold both to one behaviour.
+import { DEFAULT_ORDER, decodeCursor, encodeCursor } from '../cursor.js';
+import { UndeclaredField } from '../errors.js';
+import type { CollectionSpec, Condition, ListQuery, OrderBy, Page, Row, Scalar, Where } from '../types.js';
+
+type Predicate<T> = (row: T) => boolean;
+
+/** Throws `UndeclaredField` for a field the collection does not declare, as a column-based backend must. */
+export function checkFields<T extends Row>(spec: CollectionSpec<T>, fields: string[]): void {
+  for (const field of fields)
+    if (field !== 'id' && !(field in spec.fields)) throw new UndeclaredField(spec.name, field);
+}
+
+export function compileWhere<T extends Row>(spec: CollectionSpec<T>, where: Where<T> = {}): Predicate<T> {
+  const entries = Object.entries(where).filter(([, c]) => c !== undefined) as [string, Condition][];
+  checkFields(
+    spec,
+    entries.map(([f]) => f),
+  );
+  const tests = entries.map(([field, condition]) => {
+    const test = compileCondition(condition);
+    return (row: T) => test((row as Record<string, unknown>)[field]);
+  });
+  return (row) => tests.every((t) => t(row));
+}
+
+function compileCondition(condition: Condition): (value: unknown) => boolean {
+  if (condition === null) return (v) => v === null || v === undefined;
+  if (typeof condition !== 'object') return (v) => v === condition;
+  if ('ne' in condition) {
+    const ne = condition.ne;
+    return ne === null ? (v) => v !== null && v !== undefined : (v) => v !== ne;
+  }
+  if ('in' in condition) {
+    const set = new Set(condition.in);
+    return (v) => set.has((v ?? null) as Scalar);
+  }
+  if ('prefix' in condition) {
+    const prefix = condition.prefix;
+    return (v) => typeof v === 'string' && v.startsWith(prefix);
+  }
+  if ('hasAll' in condition) {
+    const wanted = condition.hasAll;
+    return (v) => Array.isArray(v) && wanted.every((w) => v.includes(w));
+  }
+  if ('hasAny' in condition) {
+    const wanted = condition.hasAny;
+    return (v) => Array.isArray(v) && wanted.some((w) => v.includes(w));
+  }
+  const { gt, gte, lt, lte } = condition;
+  return (v) =>
+    (typeof v === 'string' || typeof v === 'number') &&
+    (gt === undefined || v > gt) &&
+    (gte === undefined || v >= gte) &&
+    (lt === undefined || v < lt) &&
+    (lte === undefined || v <= lte);
+}
+
+export function compileSearch<T extends Row>(
+  spec: CollectionSpec<T>,
+  search: ListQuery<T>['search'],
+): Predicate<T> {
+  if (!search || search.text === '') return () => true;
+  checkFields(spec, search.fields);
+  const needle = search.text.toLowerCase();
+  return (row) =>
+    search.fields.some((field) => {
+      const value = (row as Record<string, unknown>)[field];
+      return typeof value === 'string' && value.toLowerCase().includes(needle);
+    });
+}
+
+/** Missing and null sort before every value; ties break on id in the last field's direction. */
+export function comparator<T extends Row>(orderBy: OrderBy<T>): (a: T, b: T) => number {
+  const lastDirection = orderBy[orderBy.length - 1]?.[1] ?? 'asc';
+  return (a, b) => {
+    for (const [field, direction] of orderBy) {
+      const order = compareValues(a[field] as Scalar, b[field] as Scalar);
+      if (order !== 0) return direction === 'asc' ? order : -order;
+    }
+    const order = a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return lastDirection === 'asc' ? order : -order;
+  };
+}
+
+function compareValues(a: Scalar | undefined, b: Scalar | undefined): number {
+  const an = a === undefined || a === null;
+  const bn = b === undefined || b === null;
+  if (an || bn) return an === bn ? 0 : an ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function selectPage<T extends Row>(
+  spec: CollectionSpec<T>,
+  rows: Iterable<T>,
+  query: ListQuery<T>,
+): Page<T> {
+  const orderBy = (query.orderBy ?? DEFAULT_ORDER) as OrderBy<T>;
+  checkFields(
+    spec,
+    orderBy.map(([f]) => f),
+  );
+  const matches = compileWhere(spec, query.where);
+  const searched = compileSearch(spec, query.search);
+  const compare = comparator(orderBy);
+  let after: ((row: T) => boolean) | undefined;
+  if (query.cursor) {
+    const { values, id } = decodeCursor(query.cursor, orderBy);
+    const anchor = { id, ...Object.fromEntries(orderBy.map(([f], i) => [f, values[i]])) } as T;
+    after = (row) => compare(row, anchor) > 0;
+  }
+  const selected: T[] = [];
+  for (const row of rows) if (matches(row) && searched(row) && (!after || after(row))) selected.push(row);
+  selected.sort(compare);
+  const page = selected.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page,
+    nextCursor: selected.length > query.limit && last ? encodeCursor(last, orderBy) : null,
+  };
+}

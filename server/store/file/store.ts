@@ -1,0 +1,185 @@
+// The file backend: the embedded default. Layout of the data directory:
+//   meta.json                              schema version
+//   instance/<name>.json|.log              instance-wide collections (users, sessions, workspaces, keys ...)
+//   workspaces/<id>/db/<name>.json|.log    one workspace's collections
+//   workspaces/<id>/...                    its blobs (files/, chunked/ ...)
+//   tmp/                                   uploads in flight, emptied at start-up
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createScopeGate } from '../scope-gate.js';
+import { type Collection, type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
+import { createFileBlobs } from './blobs.js';
+import { type CollectionFiles, createFileCollection, loadRows } from './collection.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { writeFileDurably } from './durable-file.js';
+import type { FaultInjector } from './faults.js';
+import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
+
+export const INSTANCE = 'instance';
+
+export type FileStoreOptions = {
+  dataDir: string;
+  fsync?: boolean;
+  compactAtBytes?: number;
+  log?: (line: string) => void;
+  /** Tests only: fail chosen write steps as a full or failing disk would. */
+  faults?: FaultInjector;
+  compactionRetryMs?: number;
+};
+
+type Opened = ReturnType<typeof createFileCollection<Row>>;
+
+/** Workspaces whose drop began: their files are removed at start-up if a crash interrupted the removal. */
+const droppedWorkspaces = defineCollection<{ id: string; droppedAt: string }>({
+  name: 'dropped-workspaces',
+  scope: 'instance',
+  fields: {},
+});
+
+export async function openFileStore(options: FileStoreOptions): Promise<Store> {
+  const { dataDir } = options;
+  const log = options.log ?? console.error;
+  const fsync = options.fsync ?? true;
+  const compactAtBytes = options.compactAtBytes ?? 4 << 20;
+  await mkdir(dataDir, { recursive: true });
+  const release = await lockDataDir(dataDir, log);
+  const tmpDir = join(dataDir, 'tmp');
+  // Under the lock nothing else writes here: whatever is in tmp/ was left by a crash mid-upload.
+  await rm(tmpDir, { recursive: true, force: true });
+  await mkdir(tmpDir, { recursive: true });
+
+  const gate = createScopeGate();
+  const scopeDir = (scope: string) =>
+    scope === INSTANCE ? join(dataDir, INSTANCE) : join(dataDir, 'workspaces', scope, 'db');
+  const filesOf = (name: string, scope: string): CollectionFiles => ({
+    snapshot: join(scopeDir(scope), `${name}.json`),
+    journal: join(scopeDir(scope), `${name}.log`),
+  });
+
+  /** Rows read at start-up, by scope and name, waiting for their collection's spec. */
+  const loaded = new Map<string, { rows: Map<string, Row>; snapshotBytes: number }>();
+  const opened = new Map<string, Opened>();
+  const registries = new Map<string, UniqueRegistry<Row>>();
+
+  async function loadScope(scope: string): Promise<void> {
+    const names = new Set((await listDir(scopeDir(scope))).map((f) => f.replace(/\.(json|log)$/, '')));
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const files = filesOf(name, scope);
+      const rows = await loadRows(files);
+      const snapshotBytes = await stat(files.snapshot).then(
+        (s) => s.size,
+        () => 0,
+      );
+      loaded.set(`${scope}/${name}`, { rows, snapshotBytes });
+    }
+  }
+
+  await loadScope(INSTANCE);
+  const dropped = new Set(loaded.get(`${INSTANCE}/${droppedWorkspaces.name}`)?.rows.keys() ?? []);
+  for (const id of dropped) {
+    gate.markDropped(id);
+    await rm(join(dataDir, 'workspaces', id), { recursive: true, force: true });
+  }
+  for (const scope of await listDir(join(dataDir, 'workspaces')))
+    if (!dropped.has(scope)) await loadScope(scope);
+
+  function registryOf<T extends Row>(spec: CollectionSpec<T>): UniqueRegistry<T> {
+    let registry = registries.get(spec.name);
+    if (!registry) {
+      registry = createUniqueRegistry(spec as CollectionSpec<Row>);
+      for (const [id, { rows }] of loaded) {
+        if (!id.endsWith(`/${spec.name}`)) continue;
+        const scoped = registry.forScope(id.slice(0, -spec.name.length - 1));
+        for (const row of rows.values()) scoped.replace(undefined, row);
+      }
+      registries.set(spec.name, registry);
+    }
+    return registry as unknown as UniqueRegistry<T>;
+  }
+
+  function open<T extends Row>(spec: CollectionSpec<T>, scope: string): Collection<T> {
+    const id = `${scope}/${spec.name}`;
+    let collection = opened.get(id);
+    if (!collection) {
+      const registry = registryOf(spec);
+      const start = loaded.get(id);
+      loaded.delete(id);
+      collection = createFileCollection(
+        spec as CollectionSpec<Row>,
+        filesOf(spec.name, scope),
+        start?.rows ?? new Map(),
+        registry.forScope(scope) as ReturnType<UniqueRegistry<Row>['forScope']>,
+        {
+          fsync,
+          compactAtBytes,
+          log,
+          snapshotBytes: start?.snapshotBytes,
+          enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
+          faults: options.faults,
+          compactionRetryMs: options.compactionRetryMs ?? 30_000,
+        },
+      );
+      opened.set(id, collection);
+    }
+    return collection as unknown as Collection<T>;
+  }
+
+  const blobs = createFileBlobs({ root: dataDir, tmpDir, fsync, gate, faults: options.faults });
+  const metaPath = join(dataDir, 'meta.json');
+
+  const store: Store & { dataDir: string } = {
+    backend: 'files',
+    dataDir,
+    tmpDir,
+    blobs,
+    collection: (spec, workspaceId) => open(spec, workspaceId),
+    instance: (spec) => open(spec, INSTANCE),
+    async lookup(spec, field, value) {
+      const holder = registryOf(spec).find(field, value);
+      if (!holder) return undefined;
+      const row = await open(spec, holder.scope).get(holder.id);
+      return row && { workspaceId: holder.scope, row };
+    },
+    async workspacesWith(spec) {
+      const scopes = new Set<string>();
+      for (const id of [...loaded.keys(), ...opened.keys()]) {
+        const scope = id.slice(0, id.indexOf('/'));
+        if (id === `${scope}/${spec.name}` && scope !== INSTANCE) scopes.add(scope);
+      }
+      return [...scopes].filter((scope) => !gate.isDropped(scope));
+    },
+    async dropWorkspace(workspaceId) {
+      await open(droppedWorkspaces, INSTANCE)
+        .insert({ id: workspaceId, droppedAt: new Date().toISOString() })
+        .catch((error) => {
+          if ((error as Error).name !== 'StoreConflict') throw error;
+        });
+      await gate.drop(workspaceId);
+      for (const [id, collection] of opened) {
+        if (!id.startsWith(`${workspaceId}/`)) continue;
+        await collection.close();
+        opened.delete(id);
+      }
+      for (const id of loaded.keys()) if (id.startsWith(`${workspaceId}/`)) loaded.delete(id);
+      for (const registry of registries.values()) registry.forgetScope(workspaceId);
+      await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
+    },
+    async schemaVersion() {
+      const meta = await readFile(metaPath, 'utf8').then(JSON.parse, () => ({ schemaVersion: 0 }));
+      return Number(meta.schemaVersion ?? 0);
+    },
+    async setSchemaVersion(version) {
+      await writeFileDurably(metaPath, JSON.stringify({ schemaVersion: version }), fsync);
+    },
+    async close() {
+      for (const collection of opened.values()) await collection.close();
+      await release();
+    },
+  };
+  return store;
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}

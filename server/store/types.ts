@@ -1,0 +1,132 @@
+// The storage contract. Capabilities speak only these interfaces; backends implement them: the file backend
+// (lowdb snapshots + journals, blobs as files) is the embedded default, a PostgreSQL + S3 backend the hosted one.
+// The contract tests in tests/server/store/ take a backend factory, so every backend runs the same suite.
+// docs/storage.md explains the model.
+import type { Readable } from 'node:stream';
+
+export type Row = { id: string };
+export type Scalar = string | number | boolean | null;
+
+/** Types of the fields queries use. A hosted backend makes each an indexed column; the rest of a row is JSON. */
+export type FieldType = 'text' | 'number' | 'boolean' | 'text[]';
+
+export type CollectionSpec<T extends Row> = {
+  name: string;
+  /** `instance`: one collection for the instance (users, keys); `workspace`: one per workspace. */
+  scope: 'instance' | 'workspace';
+  /** The only fields `where`, `orderBy` and `search` may name (besides `id`). */
+  fields: Partial<Record<keyof T & string, FieldType>>;
+  /** Fields unique across the instance, each findable without a workspace through `Store.lookup`. */
+  unique?: Array<keyof T & string>;
+};
+
+export const defineCollection = <T extends Row>(spec: CollectionSpec<T>): CollectionSpec<T> => spec;
+
+/**
+ * A condition on one field. A bare value is equality (`null` matches a missing field too); `hasAll`/`hasAny`
+ * test a `text[]` field; ranges compare numbers, or ISO dates and other strings by code point.
+ */
+export type Condition =
+  | Scalar
+  | { ne: Scalar }
+  | { in: Scalar[] }
+  | { gt?: string | number; gte?: string | number; lt?: string | number; lte?: string | number }
+  | { prefix: string }
+  | { hasAll: string[] }
+  | { hasAny: string[] };
+
+export type Where<T extends Row> = Partial<Record<keyof T & string, Condition>>;
+
+export type OrderBy<T extends Row> = Array<[keyof T & string, 'asc' | 'desc']>;
+
+export type ListQuery<T extends Row> = {
+  where?: Where<T>;
+  /** Case-insensitive substring of any of `fields` (each a declared `text` field). */
+  search?: { text: string; fields: Array<keyof T & string> };
+  /** Default: newest first, `[['createdAt', 'desc']]`; `id` always breaks ties in the last direction. */
+  orderBy?: OrderBy<T>;
+  limit: number;
+  /** A previous page's `nextCursor`, for the same where/search/orderBy. Malformed → `InvalidCursor`. */
+  cursor?: string;
+};
+
+export type Page<T> = { rows: T[]; nextCursor: string | null };
+
+export type UpdateOptions<T extends Row> = {
+  /** Write only if the stored row matches: the store checks and writes in one step (single use, versions). */
+  if?: Where<T>;
+};
+
+/** A patch replaces the named top-level fields; `undefined` values are ignored, `null` clears. */
+export type Patch<T extends Row> = Partial<Omit<T, 'id'>>;
+
+export interface Collection<T extends Row> {
+  get(id: string): Promise<T | undefined>;
+  findOne(where: Where<T>): Promise<T | undefined>;
+  list(query: ListQuery<T>): Promise<Page<T>>;
+  /** Every matching row (sweeps, exports, start-up work), in `orderBy` order. */
+  all(where?: Where<T>, options?: { orderBy?: OrderBy<T>; limit?: number }): Promise<T[]>;
+  count(where?: Where<T>): Promise<number>;
+  /** Sum of a `number` field over the matching rows (usage). */
+  sum(field: keyof T & string, where?: Where<T>): Promise<number>;
+  /** Rejects with `StoreConflict` when the id or a unique field's value is taken. */
+  insert(row: T): Promise<T>;
+  /** The updated row; `undefined` when the row is missing or `if` does not match (the loser of a race). */
+  update(id: string, patch: Patch<T>, options?: UpdateOptions<T>): Promise<T | undefined>;
+  /** False when the row is missing or `if` does not match. */
+  remove(id: string, options?: UpdateOptions<T>): Promise<boolean>;
+}
+
+export type BlobInfo = { key: string; size: number; modifiedAt: Date };
+/** Inclusive byte range, as HTTP Range gives it. */
+export type ByteRange = { start: number; end: number };
+
+/**
+ * Bytes by key (`workspaces/<id>/files/<assetId>`, `cache/img/...`): segments of letters, digits, `.`, `_`
+ * and `-`, separated by `/`. Keys under a dropped workspace refuse writes with `ScopeGone`.
+ */
+export interface BlobStore {
+  /** Streams `source` into `key`, replacing it; resolves once it is durable, with its size and SHA-256. */
+  put(key: string, source: Readable | Buffer): Promise<{ size: number; sha256: string }>;
+  /** Moves a finished local file (which the store now owns) into `key`: a rename on a file system. */
+  putFile(key: string, path: string): Promise<{ size: number }>;
+  /** The bytes, or a range of them; `undefined` when the key does not exist. */
+  get(key: string, range?: ByteRange): Promise<Readable | undefined>;
+  stat(key: string): Promise<BlobInfo | undefined>;
+  delete(key: string): Promise<void>;
+  deletePrefix(prefix: string): Promise<void>;
+  list(prefix: string): AsyncIterable<BlobInfo>;
+  /**
+   * A local path for a tool that needs one (ffmpeg, the Whisper worker). `release` removes a temporary copy
+   * where the backend had to make one; on a file system it is the blob's own path and does nothing.
+   */
+  localFile(key: string): Promise<{ path: string; release(): Promise<void> } | undefined>;
+  /** The blob's own file when the backend is a local file system (zero-copy serving); else undefined. */
+  pathOf(key: string): string | undefined;
+}
+
+export interface Store {
+  /** What backend this is, for the start-up lines and /health. */
+  readonly backend: string;
+  /** A workspace's collection. Rejects writes with `ScopeGone` once the workspace is dropped. */
+  collection<T extends Row>(spec: CollectionSpec<T>, workspaceId: string): Collection<T>;
+  /** An instance-wide collection. */
+  instance<T extends Row>(spec: CollectionSpec<T>): Collection<T>;
+  /** A row by a `unique` field across every workspace (public serve keys, secret hashes, slugs). */
+  lookup<T extends Row>(
+    spec: CollectionSpec<T>,
+    field: keyof T & string,
+    value: string,
+  ): Promise<{ workspaceId: string; row: T } | undefined>;
+  /** Workspaces holding rows of `spec`, for sweeps across the instance. */
+  workspacesWith<T extends Row>(spec: CollectionSpec<T>): Promise<string[]>;
+  blobs: BlobStore;
+  /** Local scratch space for uploads in flight; emptied at start-up. */
+  tmpDir: string;
+  /** Removes a workspace's records and blobs for good: later writes into it fail, nothing re-creates it. */
+  dropWorkspace(workspaceId: string): Promise<void>;
+  /** The data's schema version, which migrations (store/migrations/) move forward. */
+  schemaVersion(): Promise<number>;
+  setSchemaVersion(version: number): Promise<void>;
+  close(): Promise<void>;
+}
