@@ -3,10 +3,15 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { createArtifactService } from './capabilities/artifacts/service.js';
 import { createAssetService } from './capabilities/assets/service.js';
+import { createChartService } from './capabilities/charts/service.js';
+import { createDiagramService } from './capabilities/diagrams/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes } from './capabilities/index.js';
+import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
+import { createRenderCache } from './capabilities/publishing/render-cache.js';
+import { createRenderPool } from './capabilities/publishing/render-pool.js';
 import { createReferenceService } from './capabilities/reference/service.js';
 import { createTranscriptionService } from './capabilities/transcription/service.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
@@ -152,8 +157,33 @@ function buildServices(
   const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
   // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
   workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
+  const renderPool = createRenderPool({
+    modules: renderTaskModules,
+    threads: config.render.threads,
+    taskTimeoutMs: config.render.taskTimeoutMs,
+  });
+  lifecycle.onClose(() => renderPool.close());
+  const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
+  const published = { store, pool: renderPool, cache, workspaces };
+  const diagrams = createDiagramService(published);
+  const charts = createChartService({ ...published, assets });
+  const artifacts = createArtifactService({ ...published, assets, transcription, charts, diagrams });
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return { lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription };
+  return {
+    lifecycle,
+    config,
+    store,
+    identity,
+    workspaces,
+    keys,
+    reference,
+    assets,
+    transcription,
+    renderPool,
+    diagrams,
+    charts,
+    artifacts,
+  };
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */

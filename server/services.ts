@@ -1,7 +1,11 @@
 // Every service the app builds once (app.ts) and hands to route handlers as their second argument.
+import type { ArtifactService } from './capabilities/artifacts/service.js';
 import type { AssetService } from './capabilities/assets/service.js';
+import type { ChartService } from './capabilities/charts/service.js';
+import type { DiagramService } from './capabilities/diagrams/service.js';
 import type { IdentityService } from './capabilities/identity/service.js';
 import type { KeyService } from './capabilities/keys/service.js';
+import type { RenderPool } from './capabilities/publishing/render-pool.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
 import type { TranscriptionService } from './capabilities/transcription/service.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
@@ -21,4 +25,9 @@ export type Services = {
   reference: ReferenceService;
   assets: AssetService;
   transcription: TranscriptionService;
+  /** Worker threads for layout, charts, rasterizing and pages (never the event loop). */
+  renderPool: RenderPool;
+  diagrams: DiagramService;
+  charts: ChartService;
+  artifacts: ArtifactService;
 };

@@ -8,6 +8,7 @@ import { expressionInterpreter } from 'vega-interpreter';
 import * as vl from 'vega-lite';
 import { type RasterOptions, rasterize } from '../publishing/rasterize.js';
 import { invalid, tooLarge, unrenderable } from '../publishing/render-failure.js';
+import { sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { measureText } from '../publishing/text-measure.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
 import { type ChartTheme, chartBackground, chartConfig } from './chart-theme.js';
@@ -22,7 +23,8 @@ export type ChartRenderInput = {
   spec: unknown;
   /** The bytes of every asset the spec names, read by the main thread from the workspace. */
   assets?: Record<string, ChartAsset>;
-  svg?: { theme?: ChartTheme };
+  /** `sanitize`: pass vega's SVG through the SVG sanitizer (for SVG that goes inline into a page). */
+  svg?: { theme?: ChartTheme; sanitize?: boolean };
   png?: RasterOptions & { theme?: ChartTheme };
   /** The compiled Vega specs for /c/:slug (light with data, dark without: the page copies it over). */
   page?: boolean;
@@ -59,7 +61,7 @@ export async function renderChart(input: ChartRenderInput): Promise<ChartRenderO
   const svg = await drawSvg(runtime);
   const size = sizeOf(svg);
   const output: ChartRenderOutput = { ...size, rows };
-  if (input.svg) output.svg = svg;
+  if (input.svg) output.svg = input.svg.sanitize ? sanitizedSvg(svg) : svg;
   if (input.png) {
     const theme = input.png.theme ?? 'light';
     const themed =
@@ -152,6 +154,15 @@ async function drawSvg(runtime: vega.Runtime): Promise<string> {
   } finally {
     view?.finalize();
   }
+}
+
+/** Vega's markup is escaped, but SVG that goes inline into a page passes the same allow-list as diagrams. */
+function sanitizedSvg(svg: string): string {
+  const root = svg.slice(0, svg.indexOf('>'));
+  const keep = ['width', 'height', 'viewBox']
+    .map((name) => new RegExp(` ${name}="[^"]*"`).exec(root)?.[0] ?? '')
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg"${keep}>${sanitizeSvg(svg).content}</svg>`;
 }
 
 /** Vega's own SVG root carries width="..." height="...". */

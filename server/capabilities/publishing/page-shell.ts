@@ -49,7 +49,8 @@ export function pageCsp({
   const runsScripts = scripts.length > 0 || scriptUrls.length > 0;
   return [
     "default-src 'none'",
-    `script-src ${runsScripts ? [...scripts.map(sha256), ...scriptUrls].join(' ') : "'none'"}`,
+    // a source matches a URL's path; the query (a cache buster) is not part of it
+    `script-src ${runsScripts ? [...scripts.map(sha256), ...scriptUrls.map((u) => u.split('?')[0])].join(' ') : "'none'"}`,
     `style-src ${styleHashes.join(' ') || "'none'"}`,
     // vega writes font styles as attributes; attributes cannot run code, and nothing may load from CSS anyway
     "style-src-attr 'unsafe-inline'",

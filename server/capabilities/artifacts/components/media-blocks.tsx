@@ -27,7 +27,7 @@ export function Image({ pointer, alt, caption }: { pointer: string; alt: string;
 
 export function Audio({ pointer, title }: { pointer: string; title?: string }) {
   const audio = useResolved().audio[pointer];
-  if (!audio) return <Missing what="This recording is not available." />;
+  if (!audio?.src) return <Missing what="This recording is not available." />;
   const id = `fo-audio-${pointer.replace(/[^a-z0-9]/gi, '-')}`;
   return (
     <section className="fo-audio" aria-label={title ?? 'Recording'}>
