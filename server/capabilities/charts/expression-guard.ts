@@ -4,6 +4,7 @@
  * refuses names that lead out of the view (window, document, an event's view or target, prototypes), so such
  * a chart is refused with a 400 rather than trusted to be inert.
  */
+import { parseExpression } from 'vega-expression';
 import type { Issue } from '../publishing/render-failure.js';
 
 const GLOBALS = new Set([
@@ -110,12 +111,36 @@ export function issueFor(name: string, spec: unknown): Issue {
   return { path: pointerOfText(spec, name) ?? '', message };
 }
 
-function pointerOfText(value: unknown, text: string, pointer = ''): string | undefined {
+export function pointerOfText(value: unknown, text: string, pointer = ''): string | undefined {
   if (typeof value === 'string') return value.includes(text) ? pointer : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, child] of Object.entries(value)) {
     const found = pointerOfText(child, text, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Keys whose string values Vega-Lite reads as expressions. */
+const EXPRESSION_KEYS = new Set(['calculate', 'filter', 'expr', 'test', 'update', 'signal']);
+
+/** The first expression string in the document that does not parse, with its pointer (for compile errors). */
+export function findUnparsable(value: unknown, pointer = ''): Issue | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (EXPRESSION_KEYS.has(key) && typeof child === 'string') {
+      try {
+        parseExpression(child);
+      } catch (error) {
+        return {
+          path: at,
+          message: `expression "${child.slice(0, 80)}" could not be parsed: ${(error as Error).message}`,
+        };
+      }
+    }
+    const inner = findUnparsable(child, at);
+    if (inner) return inner;
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import { sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { measureText } from '../publishing/text-measure.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
 import { type ChartTheme, chartBackground, chartConfig } from './chart-theme.js';
-import { findForbiddenName, issueFor } from './expression-guard.js';
+import { findForbiddenName, findUnparsable, issueFor, pointerOfText } from './expression-guard.js';
 import { validateVegaLite } from './vega-lite-schema.js';
 
 export const CHART_LIMITS = { rows: 200_000, svgBytes: 32 << 20 };
@@ -79,9 +79,9 @@ function compile(spec: unknown, theme: ChartTheme): vega.Spec {
   try {
     return vl.compile(spec as vl.TopLevelSpec, { config: chartConfig(theme) as vl.Config }).spec;
   } catch (error) {
-    throw invalid(`Vega-Lite could not compile the chart: ${(error as Error).message}`, [
-      { path: '', message: (error as Error).message },
-    ]);
+    const message = (error as Error).message;
+    const issue = findUnparsable(spec) ?? { path: '', message };
+    throw invalid(`Vega-Lite could not compile the chart: ${issue.message}`, [issue]);
   }
 }
 
@@ -95,7 +95,12 @@ function parseVega(compiled: vega.Spec, source: unknown): vega.Runtime {
     const name = /signal name: "([^"]+)"/.exec(message)?.[1];
     if (name && findForbiddenName({ ast: { type: 'Identifier', name } }))
       throw invalid(`The chart's expressions reach outside the chart (${name})`, [issueFor(name, source)]);
-    throw invalid(`The chart's expressions could not be parsed: ${message}`, [{ path: '', message }]);
+    // vega names the expression it could not parse; point at the string in the document that holds it
+    const expression = /parse error: (.*)$/s.exec(message)?.[1];
+    const path = (expression && pointerOfText(source, expression)) || '';
+    throw invalid(`The chart's expressions could not be parsed: ${message}`, [
+      { path, message: `expression could not be parsed: ${message}` },
+    ]);
   }
   const forbidden = findForbiddenName(runtime);
   if (forbidden)
