@@ -122,16 +122,16 @@ describe('API routes with fixed words', () => {
       const paths = Object.values(capabilities.find((c) => c.name === name)!.routes).map(
         (r) => `${r.method} ${r.path}`,
       );
-      const before = (a: string, b: string) => {
+      const mountsFirst = (a: string, b: string) => {
         if (paths.includes(a) && paths.includes(b))
           expect(paths.indexOf(a), `${a} before ${b}`).toBeLessThan(paths.indexOf(b));
       };
       const prefix = { diagrams: '/d', charts: '/c', artifacts: '/a' }[name];
-      before(`GET ${prefix}/:slug.svg`, `GET ${prefix}/:slug`);
-      before(`GET ${prefix}/:slug.png`, `GET ${prefix}/:slug`);
-      before(`GET /c/-/runtime.js`, `GET /c/:slug`);
+      mountsFirst(`GET ${prefix}/:slug.svg`, `GET ${prefix}/:slug`);
+      mountsFirst(`GET ${prefix}/:slug.png`, `GET ${prefix}/:slug`);
+      mountsFirst(`GET /c/-/runtime.js`, `GET /c/:slug`);
       for (const word of ['vocabulary', 'components'])
-        before(`GET /api/v1/${name}/${word}`, `GET /api/v1/${name}/:slug`);
+        mountsFirst(`GET /api/v1/${name}/${word}`, `GET /api/v1/${name}/:slug`);
     }
   });
 });
