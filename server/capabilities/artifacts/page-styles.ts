@@ -44,7 +44,11 @@ export const ARTIFACT_CSS = `
 .fo-sort-icon::after { content: '↕'; opacity: 0.35; font-size: 11px; }
 th[aria-sort='ascending'] .fo-sort-icon::after { content: '↑'; opacity: 1; }
 th[aria-sort='descending'] .fo-sort-icon::after { content: '↓'; opacity: 1; }
-.fo-chart-svg svg, .fo-diagram-svg svg { display: block; max-width: 100%; height: auto; }
+.fo-diagram-svg svg { display: block; width: 100%; height: auto; }
+.fo-chart-svg svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+.fo-scroll { overflow-x: auto; }
+/* charts and diagrams may be wider than the text: they break out of the column, up to 1040 px */
+.fo-doc > .fo-chart, .fo-doc > .fo-diagram { width: min(1040px, 100vw - 32px); margin-left: calc(50% - min(520px, 50vw - 16px)); }
 .fo-chart, .fo-diagram { border: 1px solid var(--line); border-radius: 10px; padding: 12px; }
 .fo-chart figcaption, .fo-diagram figcaption { margin-top: 6px; padding: 0 4px; }
 .fo-image img { display: block; width: 100%; height: auto; border-radius: 10px; background: var(--surface-2); }

@@ -4,7 +4,17 @@ import { type PageMeta, renderPageShell } from '../publishing/page-shell.js';
 import { BASE_CSS } from '../publishing/page-styles.js';
 import type { Found } from '../publishing/publications.js';
 
-const DIAGRAM_PAGE_CSS = `.fo-downloads { display: flex; gap: 16px; }`;
+const DIAGRAM_PAGE_CSS = `.fo-downloads { display: flex; gap: 16px; }
+.fo-page-wide { max-width: 1480px; }
+.fo-canvas svg { width: 100%; }`;
+
+/** Never shrunk below 70 % of its size: its text stays legible, and a wide diagram scrolls. */
+function minWidth(found: Found): string {
+  const width = found.version.derived?.width as number | undefined;
+  return width
+    ? ` style="min-width: ${Math.round(width * 0.7)}px; max-width: ${Math.round(width * 1.25)}px; margin: 0 auto"`
+    : '';
+}
 
 export function renderDiagramPage(
   found: Found,
@@ -21,7 +31,7 @@ export function renderDiagramPage(
 ${version.description ? `<p class="fo-page-description">${e(version.description)}</p>` : ''}
 <p class="fo-page-meta">${version.kind ? `<span class="fo-tag">${e(version.kind)}</span>` : ''}${version.tags.map((t) => `<span class="fo-tag">${e(t)}</span>`).join('')}</p>
 </header>
-<figure class="fo-figure fo-canvas">${svg.svg}</figure>
+<figure class="fo-figure fo-canvas"><div${minWidth(found)}>${svg.svg}</div></figure>
 <footer class="fo-page-footer"><span>Version ${version.version} of ${item.version} · ${e(version.createdAt.slice(0, 10))}</span>
 <span class="fo-downloads"><a href="${e(`${base}.svg${query}`)}">SVG</a><a href="${e(`${base}.png${query}`)}">PNG</a></span></footer>
 </main>`;

@@ -140,6 +140,7 @@ export function createDiagramService({ store, pool, cache, workspaces }: Diagram
       styles: svg.styles as string[],
       label: found.version.title,
       version: item.version,
+      width: found.version.derived?.width as number | undefined,
     };
   }
 

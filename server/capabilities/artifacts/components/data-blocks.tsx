@@ -153,7 +153,12 @@ export function Diagram({ pointer, caption }: { pointer: string; caption?: strin
       {!diagram || 'error' in diagram ? (
         <Missing what={diagram?.error ?? 'This diagram is not available.'} />
       ) : (
-        <ServerSvg className="fo-diagram-svg" svg={diagram.svg} label={diagram.label ?? caption} />
+        // never shrunk below 70 % of its size: its text stays legible, a wide one scrolls
+        <div className="fo-scroll">
+          <div style={diagram.width ? { minWidth: Math.round(diagram.width * 0.7) } : undefined}>
+            <ServerSvg className="fo-diagram-svg" svg={diagram.svg} label={diagram.label ?? caption} />
+          </div>
+        </div>
       )}
       {caption && <figcaption>{caption}</figcaption>}
     </figure>

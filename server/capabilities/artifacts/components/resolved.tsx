@@ -9,7 +9,10 @@ export type Word = { text: string; start: number; end: number };
 
 export type Resolved = {
   charts: Record<string, { light: string; dark: string; label?: string } | { error: string }>;
-  diagrams: Record<string, { svg: string; label?: string; styles: string[] } | { error: string }>;
+  diagrams: Record<
+    string,
+    { svg: string; label?: string; styles: string[]; width?: number } | { error: string }
+  >;
   images: Record<string, { src: string; srcSet?: string; width?: number; height?: number }>;
   audio: Record<string, { src: string; words?: Word[] }>;
 };
