@@ -35,8 +35,12 @@ function visit(value: unknown, pointer: string, report: SafetyReport, parentKey:
       });
     else if (key === 'mark' && (child === 'image' || (child as { type?: string })?.type === 'image'))
       report.issues.push({ path: at, message: 'image marks are not supported: charts cannot load images' });
-    else if (key === 'values' && Array.isArray(child)) report.inlineRows += child.length;
-    else if (key === 'values' && typeof child === 'string') report.inlineRows += child.split('\n').length - 1;
+    else if (key === 'values') {
+      // rows are data, not instructions: a column named "url" is just a column
+      if (Array.isArray(child)) report.inlineRows += child.length;
+      else if (typeof child === 'string') report.inlineRows += child.split('\n').length - 1;
+      continue;
+    }
     if (typeof child === 'object' && child !== null) visit(child, at, report, key);
   }
 }

@@ -75,7 +75,7 @@ export function findForbiddenName(runtime: unknown): string | undefined {
     // Parsed expressions appear as { code, ast } (signals) or { $expr: { code, ast } } (operators)
     const ast = (value as { ast?: Node }).ast;
     if (ast && typeof ast === 'object' && typeof ast.type === 'string') found = forbiddenIn(ast);
-    for (const child of Object.values(value)) walk(child);
+    for (const [key, child] of Object.entries(value)) if (key !== 'values') walk(child); // rows hold no expressions
   };
   walk(runtime);
   return found;

@@ -178,6 +178,13 @@ function sizeOf(svg: string): { width: number; height: number } {
 }
 
 function inlineAssets(spec: unknown, refs: AssetRef[], data: Record<string, ChartAsset>, inlineRows: number) {
+  if (refs.length === 0) {
+    if (inlineRows > CHART_LIMITS.rows)
+      throw tooLarge(
+        `The chart has ${inlineRows.toLocaleString('en')} data rows; at most ${CHART_LIMITS.rows.toLocaleString('en')} (aggregate first)`,
+      );
+    return { spec, rows: inlineRows };
+  }
   const copy = structuredClone(spec) as Record<string, unknown>;
   let rows = inlineRows;
   for (const { assetId, pointer } of refs) {

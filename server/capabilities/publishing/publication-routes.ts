@@ -164,8 +164,9 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
     visibility: defineRoute({
       method: 'POST',
       path: `${base}/:slug/visibility`,
+      // session only, and a session has every service: a key is refused before any service check
       auth: 'session',
-      service,
+      tag: service,
       params: SlugParams,
       body: VisibilityBody,
       response: Full,

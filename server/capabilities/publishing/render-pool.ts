@@ -35,6 +35,8 @@ export function createRenderPool(options: RenderPoolOptions) {
     idleTimeout: 60_000,
     workerData: { modules: options.modules },
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 },
+    // renders yield the CPU to the thread that answers requests (Linux; ignored elsewhere)
+    niceIncrement: 10,
   });
 
   /** Runs `task` in a worker; its RenderFailure comes back as an HttpError with the same status. */

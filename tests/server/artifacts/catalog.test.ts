@@ -7,6 +7,7 @@ import { CATALOG } from '../../../server/capabilities/artifacts/catalog/index.js
 import { Blocks } from '../../../server/capabilities/artifacts/components/blocks.js';
 import { validateArtifact } from '../../../server/capabilities/artifacts/validate-document.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 
 describe('the catalog', () => {
   it('has exactly 15 components, each a valid JSON Schema with a description', () => {
@@ -67,7 +68,7 @@ describe('validation messages', () => {
 describe('POST /api/v1/artifacts/validate', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    srv = await startTestServer(SLOW_MACHINE);
   });
   afterAll(() => srv.close());
 

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, launchChromium } from '../../helpers/chromium.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 
 let srv: TestServer;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -22,21 +23,36 @@ async function audioWithTranscript(key: string): Promise<{ asset: string; transc
   execFileSync('sox', ['-n', '-r', '16000', '-c', '1', wav, 'trim', '0', '4']);
   const form = new FormData();
   form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), 'quiet.wav');
-  const res = await fetch(`${srv.url}/api/v1/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${srv.url}/api/v1/uploads`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${key}` },
+  });
   await rm(dir, { recursive: true, force: true });
   const asset = ((await res.json()) as { id: string }).id;
   const me = (await (await srv.as(srv.owner)('/api/v1/me')).json()) as { workspace: { id: string } };
-  const words = ['one', 'two', 'three', 'four'].map((word, i) => ({ word: ` ${word}`, start: i, end: i + 0.8, probability: 1 }));
+  const words = ['one', 'two', 'three', 'four'].map((word, i) => ({
+    word: ` ${word}`,
+    start: i,
+    end: i + 0.8,
+    probability: 1,
+  }));
   const transcript = await srv.services.transcription.transcripts.createCompleted(me.workspace.id, {
     audioAssetId: asset,
     source: 'upload',
-    result: { language: 'en', duration: 4, text: 'one two three four', segments: [{ id: 0, start: 0, end: 4, text: 'one two three four' }], words },
+    result: {
+      language: 'en',
+      duration: 4,
+      text: 'one two three four',
+      segments: [{ id: 0, start: 0, end: 4, text: 'one two three four' }],
+      words,
+    },
   } as never);
   return { asset, transcript: transcript.id };
 }
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer(SLOW_MACHINE);
   const key = await srv.createKey({ services: ['artifacts', 'assets'] });
   const { asset, transcript } = await audioWithTranscript(key);
   const document = {
@@ -44,13 +60,26 @@ beforeAll(async () => {
       {
         type: 'table',
         columns: [{ key: 'name' }, { key: 'score', format: 'number' }],
-        rows: [{ name: 'b', score: 2 }, { name: 'c', score: 30 }, { name: 'a', score: 100 }],
+        rows: [
+          { name: 'b', score: 2 },
+          { name: 'c', score: 30 },
+          { name: 'a', score: 100 },
+        ],
       },
-      { type: 'tabs', tabs: [{ label: 'First', children: [{ type: 'markdown', text: 'first panel' }] }, { label: 'Second', children: [{ type: 'markdown', text: 'second panel' }] }] },
+      {
+        type: 'tabs',
+        tabs: [
+          { label: 'First', children: [{ type: 'markdown', text: 'first panel' }] },
+          { label: 'Second', children: [{ type: 'markdown', text: 'second panel' }] },
+        ],
+      },
       { type: 'audio', asset, transcript, title: 'Numbers' },
     ],
   };
-  const res = await srv.as({ bearer: key })('/api/v1/artifacts', { method: 'POST', body: JSON.stringify({ title: 'Behaviour', document }) });
+  const res = await srv.as({ bearer: key })('/api/v1/artifacts', {
+    method: 'POST',
+    body: JSON.stringify({ title: 'Behaviour', document }),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   slug = ((await res.json()) as { slug: string }).slug;
   if (chromiumInstalled) {
@@ -82,7 +111,9 @@ describe.skipIf(!chromiumInstalled)('artifact page behaviour', () => {
     expect(await column(page, 2)).toEqual(['2', '30', '100']);
     await page.click('.fo-table th:nth-child(2) button');
     expect(await column(page, 2)).toEqual(['100', '30', '2']);
-    expect(await page.$eval('.fo-table th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe('descending');
+    expect(await page.$eval('.fo-table th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe(
+      'descending',
+    );
     await page.click('.fo-table th:nth-child(1) button');
     expect(await column(page, 1)).toEqual(['a', 'b', 'c']);
     expect(errors).toEqual([]);
@@ -93,7 +124,9 @@ describe.skipIf(!chromiumInstalled)('artifact page behaviour', () => {
     const page = await open();
     await page.focus('[role="tab"][aria-selected="true"]');
     await page.keyboard.press('ArrowRight');
-    const state = await page.$$eval('[role="tabpanel"]', (panels) => panels.map((p) => (p as HTMLElement).hidden));
+    const state = await page.$$eval('[role="tabpanel"]', (panels) =>
+      panels.map((p) => (p as HTMLElement).hidden),
+    );
     expect(state).toEqual([true, false]);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Second');
     await page.close();

@@ -2,13 +2,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 
 let srv: TestServer;
 let key: string;
 let api: ReturnType<TestServer['as']>;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer(SLOW_MACHINE);
   key = await srv.createKey({ services: ['charts', 'assets'] });
   api = srv.as({ bearer: key });
 });

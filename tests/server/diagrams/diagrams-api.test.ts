@@ -3,13 +3,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIAGRAM } from '../../../server/capabilities/diagrams/vocabulary.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 import { parseAsSvg } from '../publishing/svg-helpers.js';
 
 let srv: TestServer;
 let api: ReturnType<TestServer['as']>;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer(SLOW_MACHINE);
   api = srv.as({ bearer: await srv.createKey({ services: ['diagrams'] }) });
 });
 afterAll(() => srv.close());

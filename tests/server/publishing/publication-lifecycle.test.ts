@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../helpers/factories.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 import { KINDS } from './kinds.js';
 
 type Item = {
@@ -26,7 +27,7 @@ describe.each(KINDS)('$kind', ({ kind, page, field, document, extra }) => {
   const base = `/api/v1/${kind}`;
 
   beforeAll(async () => {
-    srv = await startTestServer();
+    srv = await startTestServer(SLOW_MACHINE);
     api = srv.as({ bearer: await srv.createKey({ services: [kind] }) });
     owner = srv.as(srv.owner);
     stranger = await srv.signInApproved('stranger@example.com');

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilities } from '../../../server/capabilities/index.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
 import { KINDS } from './kinds.js';
 import { parseAsSvg } from './svg-helpers.js';
 
@@ -11,7 +12,7 @@ let srv: TestServer;
 const slugs: Record<string, string> = {};
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer(SLOW_MACHINE);
   const api = srv.as({ bearer: await srv.createKey({ services: ['diagrams', 'charts', 'artifacts'] }) });
   for (const { kind, field, document, extra } of KINDS) {
     const slug = `q3-${kind}`;
