@@ -3,18 +3,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createArtifactService } from './capabilities/artifacts/service.js';
-import { createAssetService } from './capabilities/assets/service.js';
-import { createChartService } from './capabilities/charts/service.js';
-import { createDiagramService } from './capabilities/diagrams/service.js';
-import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
-import { createKeyService } from './capabilities/keys/service.js';
-import { createRenderCache } from './capabilities/publishing/render-cache.js';
-import { createRenderPool } from './capabilities/publishing/render-pool.js';
-import { createReferenceService } from './capabilities/reference/service.js';
-import { createTranscriptionService } from './capabilities/transcription/service.js';
-import { createWorkspaceService } from './capabilities/workspaces/service.js';
+import { buildServices, startServices, sweepsOf } from './build-services.js';
+import { capabilities, namedRoutes } from './capabilities/index.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import { answerClientError } from './http/client-error.js';
@@ -29,9 +19,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
-import type { Store } from './store/types.js';
-import { type Sweep, startSweeper } from './sweeper.js';
-import { APP_VERSION } from './version.js';
+import { startSweeper } from './sweeper.js';
 
 export type FolioServer = {
   app: Koa;
@@ -57,14 +45,14 @@ export async function createServer(
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
-  await services.transcription.start();
+  await startServices(services);
 
   let port = config.port;
   const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
   const resolvers: CredentialResolvers = {
     session: services.identity.resolveSession,
     key: services.keys.resolve,
-    grants: [services.assets.grants, services.transcription.realtime.grants],
+    grants: [services.assets.grants, services.realtime.grants],
   };
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
@@ -133,71 +121,4 @@ export async function createServer(
     },
   };
   return server;
-}
-
-function buildServices(
-  config: Config,
-  store: Store,
-  lifecycle: Lifecycle,
-  log: (line: string) => void,
-): Services {
-  const workspaces = createWorkspaceService({ store });
-  const keys = createKeyService({ store });
-  const identity = createIdentityService({ store, config, workspaces, log });
-  const assets = createAssetService({ store, config });
-  workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
-  workspaces.register({
-    name: 'assets',
-    usage: async (id) => {
-      const { assets: count, bytes } = await assets.usage(id);
-      return { count, bytes };
-    },
-    drop: assets.forgetWorkspace,
-  });
-  const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
-  // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
-  workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
-  const renderPool = createRenderPool({
-    modules: renderTaskModules,
-    threads: config.render.threads,
-    taskTimeoutMs: config.render.taskTimeoutMs,
-  });
-  lifecycle.onClose(() => renderPool.close());
-  const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
-  const published = { store, pool: renderPool, cache, workspaces };
-  const diagrams = createDiagramService(published);
-  const charts = createChartService({ ...published, assets });
-  const artifacts = createArtifactService({ ...published, assets, transcription, charts, diagrams });
-  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return {
-    lifecycle,
-    config,
-    store,
-    identity,
-    workspaces,
-    keys,
-    reference,
-    assets,
-    transcription,
-    renderPool,
-    diagrams,
-    charts,
-    artifacts,
-  };
-}
-
-/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
-  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
-  return [
-    () => identity.sweep(),
-    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
-    async (startup) => {
-      const { expired, orphans } = await transcription.chunked.sweep({ startup });
-      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
-    },
-    async (startup) => ({
-      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
-    }),
-  ];
 }

@@ -6,10 +6,13 @@ import { artifactRoutes } from './artifacts/routes.js';
 import { assetApiRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
 import { chartRoutes } from './charts/routes.js';
+import { chunkedUploadRoutes } from './chunked-uploads/routes.js';
 import { diagramRoutes } from './diagrams/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { modelRoutes } from './models/routes.js';
+import { openAiRoutes } from './openai/routes.js';
 import {
   artifactDocs,
   artifactSummary,
@@ -18,14 +21,11 @@ import {
   diagramDocs,
   diagramSummary,
 } from './publishing/docs.js';
+import { realtimeRoutes, realtimeSocket } from './realtime/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
-import { chunkedUploadRoutes } from './transcription/chunked/routes.js';
-import { transcriptionDocs } from './transcription/docs.js';
-import { modelRoutes } from './transcription/model-routes.js';
-import { openAiRoutes } from './transcription/openai/routes.js';
-import { realtimeRoutes, realtimeSocket } from './transcription/realtime/routes.js';
-import { transcriptRoutes } from './transcription/routes.js';
+import { transcriptionDocs } from './transcripts/docs.js';
+import { transcriptRoutes } from './transcripts/routes.js';
 import { waitlistRoutes } from './waitlist/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 

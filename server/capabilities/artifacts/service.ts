@@ -16,7 +16,7 @@ import type { RenderCache } from '../publishing/render-cache.js';
 import type { Issue } from '../publishing/render-failure.js';
 import type { RenderPool } from '../publishing/render-pool.js';
 import { rendered } from '../publishing/serve-rendered.js';
-import type { TranscriptionService } from '../transcription/service.js';
+import type { TranscriptService } from '../transcripts/service.js';
 import { CATALOG } from './catalog/index.js';
 import { checkReferences, dependencyKey, type ReferenceDeps, resolveReferences } from './references.js';
 import type { ArtifactPageInput } from './render-page.js';
@@ -29,7 +29,7 @@ export type ArtifactServiceDeps = {
   cache: RenderCache;
   workspaces: { get(id: string): Promise<{ ownerId: string } | undefined> };
   assets: Pick<AssetService, 'get'>;
-  transcription: Pick<TranscriptionService, 'transcripts'>;
+  transcripts: Pick<TranscriptService, 'get'>;
   charts: ChartService;
   diagrams: DiagramService;
 };
@@ -39,7 +39,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   const publications = createPublications({ store, kind: 'artifacts', workspaces });
   const refs: ReferenceDeps = {
     assets: deps.assets,
-    transcripts: deps.transcription.transcripts,
+    transcripts: deps.transcripts,
     charts: deps.charts,
     diagrams: deps.diagrams,
   };

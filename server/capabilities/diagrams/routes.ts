@@ -18,6 +18,7 @@ import {
   PreviewQuery,
   PublishDiagramBody,
   UpdateDiagramBody,
+  Vocabulary,
 } from './schema.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -44,6 +45,7 @@ export const diagramVocabulary = defineRoute({
   path: '/api/v1/diagrams/vocabulary',
   auth: ['session', 'key'],
   service: 'diagrams',
+  response: Vocabulary,
   tool: 'diagrams_vocabulary',
   summary: 'The classes, modifiers and typography roles diagrams are written with, each with an example',
   handler: () => vocabulary(),

@@ -54,3 +54,20 @@ export const PageQuery = z.object({
   version: z.coerce.number().int().min(1).optional(),
   theme: z.enum(['light', 'dark']).default('light'),
 });
+
+const VocabularyEntry = z.object({
+  name: z.string(),
+  appliesTo: z.string(),
+  description: z.string(),
+  example: z.string(),
+});
+export const Vocabulary = z.object({
+  shapes: z.array(VocabularyEntry),
+  edges: z.array(VocabularyEntry).describe('Edge classes and arrowheads (head-*, tail-*)'),
+  groups: z.array(VocabularyEntry).describe('Groups and swimlanes'),
+  modifiers: z.array(VocabularyEntry).describe('emphasis, muted, ok, warn, error, dashed, dotted, thick'),
+  typography: z.array(VocabularyEntry),
+  kinds: z.array(z.string()).describe('Values of `kind`'),
+  rules: z.array(z.string()),
+  example: z.string().describe('A small diagram in the vocabulary'),
+});
