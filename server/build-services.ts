@@ -81,6 +81,7 @@ export function buildServices(
     taskTimeoutMs: config.render.taskTimeoutMs,
   });
   lifecycle.onClose(() => renderPool.close());
+  void renderPool.warm().catch((error) => log(`render workers could not start: ${(error as Error).message}`));
   const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
   const published = { store, pool: renderPool, cache, workspaces };
   const diagrams = createDiagramService(published);

@@ -59,6 +59,8 @@ export function createRenderPool(options: RenderPoolOptions) {
 
   return {
     run,
+    /** Resolves once a worker has started and loaded its modules (no time bound: start-up is not a render). */
+    warm: () => pool.run({ task: 'ping' }).then(() => undefined),
     threads,
     get queued() {
       return pool.queueSize;

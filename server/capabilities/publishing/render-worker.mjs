@@ -8,6 +8,7 @@ const tables = await Promise.all(workerData.modules.map((url) => tsImport(url, i
 const tasks = Object.assign({}, ...tables.map((module) => module.renderTasks));
 
 export default async function runRenderTask({ task, input }) {
+  if (task === 'ping') return { value: true };
   const handler = tasks[task];
   if (!handler) return { failure: { status: 500, message: `unknown render task ${task}` } };
   try {
