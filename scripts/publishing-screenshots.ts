@@ -268,7 +268,13 @@ for (const [name, path] of Object.entries(pages)) {
     await page.evaluate(() => {
       for (const img of document.querySelectorAll('img')) img.loading = 'eager';
     });
-    await page.waitForNetworkIdle();
+    await page.waitForFunction(
+      () => [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+      { timeout: 60_000 },
+    );
+    await page.evaluate(() =>
+      Promise.all([...document.images].map((img) => img.decode().catch(() => undefined))),
+    );
     const file = join(out, `${name}-${scheme}.png`);
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
