@@ -1,5 +1,5 @@
 /**
- * The artifacts API (spec §4.5) and its page (§4.8). Order is explicit: /components and /validate before
+ * The artifacts API and its page (docs/publishing.md). Order is explicit: /components and /validate before
  * /:slug, and /a/:slug.png (the link preview card) before /a/:slug.
  */
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';

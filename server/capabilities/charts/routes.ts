@@ -1,5 +1,5 @@
 /**
- * The charts API (spec §4.6) and its serve routes (§4.8). Order is explicit: /preview before /:slug, the
+ * The charts API and its serve routes (docs/publishing.md). Order is explicit: /preview before /:slug, the
  * runtime script and /c/:slug.svg and .png before /c/:slug, so "q3.png" is never read as a slug.
  */
 import type { Context } from 'koa';

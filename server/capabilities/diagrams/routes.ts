@@ -1,5 +1,5 @@
 /**
- * The diagrams API (spec §4.4) and its serve routes (§4.8). Order matters and is explicit: the fixed words
+ * The diagrams API and its serve routes (docs/publishing.md). Order matters and is explicit: the fixed words
  * (vocabulary, preview, layout) before /:slug, and /d/:slug.svg and .png before /d/:slug, so "q3.png" is
  * never read as a slug.
  */

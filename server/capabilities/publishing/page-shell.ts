@@ -1,6 +1,6 @@
 /**
  * The HTML shell every published page shares: Open Graph and Twitter tags with a PNG preview, and the
- * page CSP (DESIGN §4): nothing loads but this server's own images, media and named scripts; inline styles
+ * page CSP (docs/security.md, "Published pages"): nothing loads but this server's own images, media and named scripts; inline styles
  * and scripts run only by hash; `sandbox` without allow-same-origin puts the page in an opaque origin, so
  * nothing on it can use the dashboard's cookie or call the API as its owner.
  */

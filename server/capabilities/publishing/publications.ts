@@ -1,5 +1,5 @@
 /**
- * The publication model every kind shares (DESIGN §3): slugs unique across the instance, versions (every
+ * The publication model every kind shares (docs/api.md, "Visibility, slugs, versions"): slugs unique across the instance, versions (every
  * PUT is version N+1, every version kept), archive, visibility, lists by query, and the page-route gate.
  * The kind brings only its document and how it is checked and rendered.
  */
@@ -187,7 +187,7 @@ export function createPublications({
   }
 
   /**
-   * A page route's view of a slug (DESIGN §3): unlisted and public items to anyone, private ones only to a
+   * A page route's view of a slug (docs/api.md, "Visibility, slugs, versions"): unlisted and public items to anyone, private ones only to a
    * session of the owning workspace's owner, archived ones to nobody; 404 alike for all the rest.
    */
   async function forPage(slug: string, viewer: Viewer, version?: number): Promise<Found> {

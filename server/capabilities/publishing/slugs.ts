@@ -1,4 +1,4 @@
-/** Slugs (DESIGN §3): a-z, 0-9 and -, 1–64 characters; generated from the title plus a short random suffix. */
+/** Slugs (docs/api.md): a-z, 0-9 and -, 1–64 characters; generated from the title plus a short random suffix. */
 import { customAlphabet } from 'nanoid';
 import { z } from 'zod';
 
