@@ -11,6 +11,7 @@ const benches = [
   'chunked-upload.ts',
   'publishing-render.ts',
   'publishing-pages.ts',
+  'dashboard.ts',
 ];
 
 for (const bench of benches) {

@@ -91,6 +91,7 @@ export function buildServices(
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   return {
     lifecycle,
+    host: {},
     config,
     store,
     identity,

@@ -24,6 +24,8 @@ import {
 import { realtimeRoutes, realtimeSocket } from './realtime/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
+import { sessionUploadRoutes } from './session-uploads/routes.js';
+import { settingsRoutes } from './settings/routes.js';
 import { transcriptionDocs } from './transcripts/docs.js';
 import { transcriptRoutes } from './transcripts/routes.js';
 import { waitlistRoutes } from './waitlist/routes.js';
@@ -95,6 +97,8 @@ export const capabilities: Capability[] = [
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServeRoutes,
   },
+  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
+  { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];

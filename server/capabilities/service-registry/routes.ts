@@ -12,11 +12,15 @@ const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
   charts: 'Previewing, publishing and serving data-driven charts',
 };
 
+export const ServiceList = z.object({
+  data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })),
+});
+
 export const listServices = defineRoute({
   method: 'GET',
   path: '/api/v1/services',
   auth: ['session', 'key'],
-  response: z.object({ data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })) }),
+  response: ServiceList,
   summary: 'The services an API key can be scoped to (any key may call this)',
   tool: 'services_list',
   tag: 'account',
