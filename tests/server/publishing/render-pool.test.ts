@@ -37,7 +37,7 @@ describe('render pool', () => {
     clearInterval(timer);
     expect(error).toMatchObject({ status: 422, message: expect.stringContaining('longer than 1.5 s') });
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(ticks).toBeGreaterThan(50); // the loop kept turning while the worker spun
+    expect(ticks).toBeGreaterThan(10); // the loop kept turning while the worker spun (a blocked loop gives 0 or 1)
     await pool.warm(); // the stopped worker is replaced
     expect(await pool.run('test.add', { a: 1, b: 1 })).toBe(2);
   });
