@@ -9,6 +9,8 @@ const benches = [
   'assets-ingest.ts',
   'transcription-engine.ts',
   'chunked-upload.ts',
+  'publishing-render.ts',
+  'publishing-pages.ts',
   'dashboard.ts',
 ];
 

@@ -42,6 +42,18 @@ const Config = z.object({
       drainBytes: 64 << 20,
       drainMs: 10_000,
     }),
+  /** The render pool (diagrams, charts, artifacts): worker threads, time per render, cached output bytes. */
+  render: z
+    .object({
+      threads: z.number().int().min(1).max(16).optional(),
+      taskTimeoutMs: z.number().int().min(100).default(20_000),
+      cacheBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(256 << 20),
+    })
+    .default({ taskTimeoutMs: 20_000, cacheBytes: 256 << 20 }),
   quiet: z.boolean().default(false),
   /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
   sweepMs: z

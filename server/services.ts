@@ -1,10 +1,14 @@
 // Every service the app builds once (app.ts) and hands to route handlers as their second argument.
+import type { ArtifactService } from './capabilities/artifacts/service.js';
 import type { AssetService } from './capabilities/assets/service.js';
+import type { ChartService } from './capabilities/charts/service.js';
 import type { ChunkedUploads } from './capabilities/chunked-uploads/service.js';
+import type { DiagramService } from './capabilities/diagrams/service.js';
 import type { DashboardSource } from './capabilities/home/dashboard-files.js';
 import type { IdentityService } from './capabilities/identity/service.js';
 import type { KeyService } from './capabilities/keys/service.js';
 import type { ModelManager } from './capabilities/models/service.js';
+import type { RenderPool } from './capabilities/publishing/render-pool.js';
 import type { RealtimeService } from './capabilities/realtime/service.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
 import type { InstanceSettingsStore } from './capabilities/settings/settings-store.js';
@@ -39,4 +43,9 @@ export type Services = {
   transcripts: TranscriptService;
   chunkedUploads: ChunkedUploads;
   realtime: RealtimeService;
+  /** Worker threads for layout, charts, rasterizing and pages (never the event loop). */
+  renderPool: RenderPool;
+  diagrams: DiagramService;
+  charts: ChartService;
+  artifacts: ArtifactService;
 };
