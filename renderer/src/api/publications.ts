@@ -2,6 +2,7 @@
 // list with filters, one version, the version history, visibility, archive. Each feature's api/ files
 // bind these to their kind.
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
 import type {
   Publication,
   PublicationDetail,
@@ -9,8 +10,7 @@ import type {
   PublicationKind,
   PublicationVersion,
   Visibility,
-} from '../features/publishing-types';
-import { api } from './client';
+} from './types';
 import { wsKey } from './workspace-store';
 
 const base = (kind: PublicationKind, slug?: string) =>

@@ -1,15 +1,18 @@
 // API types, derived from the server's own zod schemas and services (type-only: erased at build), so the
 // dashboard cannot drift from the route table. Nothing here is written by hand.
 
+import type { ArtifactDocument as ArtifactDocumentSchema } from '@server/capabilities/artifacts/schema';
 import type {
   ASSET_TYPES,
   AssetList as AssetListSchema,
   Asset as AssetSchema,
 } from '@server/capabilities/assets/schema';
+import type { ChartSpec as ChartSpecSchema } from '@server/capabilities/charts/schema';
 import type {
   ChunkedUpload as ChunkedUploadSchema,
   CompletedUpload as CompletedUploadSchema,
 } from '@server/capabilities/chunked-uploads/schema';
+import type { DiagramSvg as DiagramSvgSchema } from '@server/capabilities/diagrams/schema';
 import type {
   Me as MeSchema,
   Profile as ProfileSchema,
@@ -24,8 +27,14 @@ import type {
   ModelDownload as ModelDownloadSchema,
   ModelsOverview as ModelsOverviewSchema,
 } from '@server/capabilities/models/schema';
-import type { RealtimeSession as RealtimeSessionSchema } from '@server/capabilities/realtime/routes';
-import type { ServiceList as ServiceListSchema } from '@server/capabilities/service-registry/routes';
+import type {
+  ListQuery as PublicationListQuerySchema,
+  PublicationSummary as PublicationSummarySchema,
+  VersionList as VersionListSchema,
+  Visibility as VisibilitySchema,
+} from '@server/capabilities/publishing/schema';
+import type { RealtimeSession as RealtimeSessionSchema } from '@server/capabilities/realtime/schema';
+import type { ServiceList as ServiceListSchema } from '@server/capabilities/service-registry/schema';
 import type {
   EXPORT_FORMATS,
   TRANSCRIPT_STATUSES,
@@ -68,3 +77,21 @@ export type SignInLink = Out<typeof SignInLinkSchema>;
 export type ModelOverview = Out<typeof ModelsOverviewSchema>;
 export type ModelDownload = Out<typeof ModelDownloadSchema>;
 export type List<T> = { data: T[]; nextCursor?: string | null };
+
+/** The three kinds of published items, named as their services and routes are. */
+export type PublicationKind = Extract<ServiceName, 'diagrams' | 'charts' | 'artifacts'>;
+export type Visibility = Out<typeof VisibilitySchema>;
+export type Publication = Out<typeof PublicationSummarySchema>;
+/** One version with its document: `svg` for diagrams, `spec` for charts, `document` for artifacts. */
+export type PublicationDetail = Publication & {
+  svg?: Out<typeof DiagramSvgSchema>;
+  spec?: Out<typeof ChartSpecSchema>;
+  document?: Out<typeof ArtifactDocumentSchema>;
+};
+export type PublicationVersion = Out<typeof VersionListSchema>['data'][number];
+export type PublicationFilters = Partial<
+  Pick<Out<typeof PublicationListQuerySchema>, 'q' | 'includeArchived'>
+> & {
+  tag?: string;
+  kind?: string;
+};

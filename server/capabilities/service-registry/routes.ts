@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 import { SERVICE_NAMES } from '../../http/viewer.js';
+import { ServiceList } from './schema.js';
 
 const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
   assets: 'Uploads, asset records, client-upload grants and public serve URLs (/img, /f, /audio)',
@@ -11,10 +11,6 @@ const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
   artifacts: 'Validating, publishing and serving interactive pages built from the component catalog',
   charts: 'Previewing, publishing and serving data-driven charts',
 };
-
-export const ServiceList = z.object({
-  data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })),
-});
 
 export const listServices = defineRoute({
   method: 'GET',

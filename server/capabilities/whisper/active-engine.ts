@@ -34,7 +34,12 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
   const build =
     deps.createEngine ??
     ((modelPath: string) =>
-      createWhisperEngine({ modelPath, threads: deps.threads, tmpDir: deps.tmpDir, workerPath: deps.workerPath }));
+      createWhisperEngine({
+        modelPath,
+        threads: deps.threads,
+        tmpDir: deps.tmpDir,
+        workerPath: deps.workerPath,
+      }));
 
   /** The path of the model to use, or undefined when none is configured. */
   async function activePath(): Promise<string | undefined> {

@@ -119,7 +119,9 @@ describe.skipIf(!engineBuilt)('model manager routes', () => {
       expect(refused.status).toBe(409);
       expect(((await refused.json()) as Json).error).toMatch(/active model/);
     }
-    expect((await srv.as({ bearer: key })('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(403);
+    expect((await srv.as({ bearer: key })('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(
+      403,
+    );
     expect((await session()('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(204);
     const after = (await (await session()('/api/v1/models')).json()) as Json;
     expect(after.installed.map((m: Json) => m.file)).not.toContain('spare.bin');

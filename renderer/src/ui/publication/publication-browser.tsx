@@ -16,7 +16,7 @@ import type {
   PublicationFilters,
   PublicationVersion,
   Visibility,
-} from '../../features/publishing-types';
+} from '../../api/types';
 import { Badge } from '../badge';
 import { Button } from '../button';
 import { Checkbox, SearchField, TextField } from '../field';

@@ -2,7 +2,7 @@ import { Archive, ArchiveRestore, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { toast } from 'sonner';
-import type { Visibility } from '../../features/publishing-types';
+import type { Visibility } from '../../api/types';
 import { Button, ButtonLink } from '../button';
 import { CopyButton } from '../copy';
 import { formatDateTime, formatRelative } from '../format';

@@ -1,5 +1,5 @@
 import { Globe, Link2, Lock } from 'lucide-react';
-import type { Visibility } from '../../features/publishing-types';
+import type { Visibility } from '../../api/types';
 import { Badge } from '../badge';
 
 export const VISIBILITY: Record<Visibility, { label: string; help: string; icon: typeof Globe }> = {
