@@ -9,6 +9,8 @@ const benches = [
   'assets-ingest.ts',
   'transcription-engine.ts',
   'chunked-upload.ts',
+  'store-async.ts',
+  'crash-uploads.ts',
 ];
 
 for (const bench of benches) {
