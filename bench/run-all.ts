@@ -12,6 +12,8 @@ const benches = [
   'publishing-render.ts',
   'publishing-pages.ts',
   'dashboard.ts',
+  'store-async.ts',
+  'crash-uploads.ts',
 ];
 
 for (const bench of benches) {
