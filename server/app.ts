@@ -76,14 +76,7 @@ export async function createServer(
   app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
-  app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'Method not allowed on this path'),
-      notImplemented: () => new HttpError(501, 'Method not implemented'),
-    }),
-  );
+  app.use(router);
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
   http.on('clientError', answerClientError);
