@@ -10,7 +10,6 @@ import type { CredentialResolvers } from './http/authenticate.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
-import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
