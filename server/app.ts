@@ -7,6 +7,7 @@ import { createAssetService } from './capabilities/assets/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
+import { createMcpService } from './capabilities/mcp/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
 import { createTranscriptionService } from './capabilities/transcription/service.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
@@ -56,11 +57,7 @@ export async function createServer(
 
   let port = config.port;
   const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
-  const resolvers: CredentialResolvers = {
-    session: services.identity.resolveSession,
-    key: services.keys.resolve,
-    grants: [services.assets.grants, services.transcription.realtime.grants],
-  };
+  const resolvers = resolversOf(services);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
     namedRoutes().map((r) => r.route),
@@ -153,7 +150,25 @@ function buildServices(
   // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
   workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return { lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription };
+  const services: Services = {
+    ...{ lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription },
+    mcp: createMcpService({
+      routes: namedRoutes(),
+      capabilities,
+      version: APP_VERSION,
+      lifecycle,
+      invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
+    }),
+  };
+  return services;
+}
+
+function resolversOf(services: Services): CredentialResolvers {
+  return {
+    session: services.identity.resolveSession,
+    key: services.keys.resolve,
+    grants: [services.assets.grants, services.transcription.realtime.grants],
+  };
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */

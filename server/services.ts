@@ -2,6 +2,7 @@
 import type { AssetService } from './capabilities/assets/service.js';
 import type { IdentityService } from './capabilities/identity/service.js';
 import type { KeyService } from './capabilities/keys/service.js';
+import type { McpService } from './capabilities/mcp/service.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
 import type { TranscriptionService } from './capabilities/transcription/service.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
@@ -21,4 +22,5 @@ export type Services = {
   reference: ReferenceService;
   assets: AssetService;
   transcription: TranscriptionService;
+  mcp: McpService;
 };

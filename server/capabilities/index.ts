@@ -7,6 +7,7 @@ import { assetServeRoutes } from './assets/serve-routes.js';
 import { homeRoutes } from './home/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
 import { chunkedUploadRoutes } from './transcription/chunked/routes.js';
@@ -62,6 +63,13 @@ export const capabilities: Capability[] = [
     summary:
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServeRoutes,
+  },
+  {
+    name: 'mcp',
+    title: 'MCP server for agents',
+    summary:
+      'Streamable HTTP at /mcp for MCP clients (Claude, Cursor, VS Code, Codex), with the same API key as `Authorization: Bearer`. Tools are named `<capability>_<verb>` (assets_list, transcripts_create, ...) and generated from these routes; a key sees the tools of its services. Resources: folio://reference/llms.txt and folio://<capability>/{id}. `npm run serve -- --print-mcp-config <client>` prints a ready client config.',
+    routes: mcpRoutes,
   },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
