@@ -16,14 +16,27 @@ export async function connect(srv: TestServer, bearer: string, headers: Record<s
 // biome-ignore lint/suspicious/noExplicitAny: tool results are checked field by field
 export type Json = Record<string, any>;
 
+/** Every tool a test called through these helpers, for the checks that each tool is exercised. */
+export const called = new Set<string>();
+
 /** Calls a tool and answers its structured result, failing with the tool's error text if it failed. */
 export async function callOk(client: Client, name: string, args: Json = {}): Promise<Json> {
+  called.add(name);
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return (result.structuredContent ?? {}) as Json;
 }
 
+/** The text a tool answered (exports, summaries). */
+export async function callText(client: Client, name: string, args: Json = {}): Promise<string> {
+  called.add(name);
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
 export async function callError(client: Client, name: string, args: Json = {}): Promise<Json> {
+  called.add(name);
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (!result.isError) throw new Error(`${name} was expected to fail: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Json;

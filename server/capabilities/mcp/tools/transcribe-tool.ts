@@ -63,7 +63,9 @@ async function waitFor(workspaceId: string, id: string, { transcription }: Servi
     call.progress(row.progress, 100, `transcribing: ${row.progress}%`);
   }, PROGRESS_POLL_MS);
   try {
-    return await transcripts.settled(workspaceId, id);
+    const settled = await transcripts.settled(workspaceId, id);
+    if (settled.transcript.status === 'completed') call.progress(100, 100, 'completed');
+    return settled;
   } finally {
     clearInterval(poll);
     call.signal.removeEventListener('abort', cancel);
