@@ -3,16 +3,9 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createAssetService } from './capabilities/assets/service.js';
-import { createIdentityService } from './capabilities/identity/service.js';
+import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
-import { createKeyService } from './capabilities/keys/service.js';
-import { createMcpService } from './capabilities/mcp/service.js';
-import { createReferenceService } from './capabilities/reference/service.js';
-import { createTranscriptionService } from './capabilities/transcription/service.js';
-import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
-import type { CredentialResolvers } from './http/authenticate.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
@@ -25,9 +18,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
-import type { Store } from './store/types.js';
-import { type Sweep, startSweeper } from './sweeper.js';
-import { APP_VERSION } from './version.js';
+import { startSweeper } from './sweeper.js';
 
 export type FolioServer = {
   app: Koa;
@@ -53,7 +44,7 @@ export async function createServer(
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
-  await services.transcription.start();
+  await startServices(services);
 
   let port = config.port;
   const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
@@ -125,64 +116,4 @@ export async function createServer(
     },
   };
   return server;
-}
-
-function buildServices(
-  config: Config,
-  store: Store,
-  lifecycle: Lifecycle,
-  log: (line: string) => void,
-): Services {
-  const workspaces = createWorkspaceService({ store });
-  const keys = createKeyService({ store });
-  const identity = createIdentityService({ store, config, workspaces, log });
-  const assets = createAssetService({ store, config });
-  workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
-  workspaces.register({
-    name: 'assets',
-    usage: async (id) => {
-      const { assets: count, bytes } = await assets.usage(id);
-      return { count, bytes };
-    },
-    drop: assets.forgetWorkspace,
-  });
-  const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
-  // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
-  workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
-  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  const services: Services = {
-    ...{ lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription },
-    mcp: createMcpService({
-      routes: namedRoutes(),
-      capabilities,
-      version: APP_VERSION,
-      lifecycle,
-      invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
-    }),
-  };
-  return services;
-}
-
-function resolversOf(services: Services): CredentialResolvers {
-  return {
-    session: services.identity.resolveSession,
-    key: services.keys.resolve,
-    grants: [services.assets.grants, services.transcription.realtime.grants],
-  };
-}
-
-/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
-  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
-  return [
-    () => identity.sweep(),
-    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
-    async (startup) => {
-      const { expired, orphans } = await transcription.chunked.sweep({ startup });
-      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
-    },
-    async (startup) => ({
-      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
-    }),
-  ];
 }

@@ -1,4 +1,4 @@
-// Flags and FOLIO_* environment variables (DESIGN §2). The only reader of process.env.
+// Flags and FOLIO_* environment variables (docs/headless.md). The only reader of process.env.
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer, type FolioServer, type ServerSeams } from '../../server/app.js';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
+import { checkResponse } from './response-check.js';
 
 export type Credential = { cookie: string } | { bearer: string } | null;
 
@@ -28,7 +29,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
 
   /** fetch against the server with a credential; session writes carry our own Origin as a browser would. */
   function as(credential: Credential) {
-    return (path: string, init: RequestInit = {}) => {
+    return async (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
       if (credential && 'cookie' in credential) {
         headers.set('cookie', credential.cookie);
@@ -37,7 +38,9 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
       if (credential && 'bearer' in credential) headers.set('authorization', `Bearer ${credential.bearer}`);
       if (typeof init.body === 'string' && !headers.has('content-type'))
         headers.set('content-type', 'application/json');
-      return fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
+      const res = await fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
+      await checkResponse(init.method ?? 'GET', `${url}${path}`, res);
+      return res;
     };
   }
 

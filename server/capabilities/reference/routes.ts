@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';
 
@@ -36,9 +37,10 @@ export const health = defineRoute({
   method: 'GET',
   path: '/health',
   auth: 'public',
+  response: z.object({ ok: z.literal(true) }),
   summary: 'Liveness: answers while the server serves',
   tag: 'reference',
-  handler: () => ({ ok: true }),
+  handler: () => ({ ok: true as const }),
 });
 
 export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health };

@@ -1,4 +1,4 @@
-// Reliability anchors I.31: every bad input is a clear 4xx `{error}` (400 with `issues` for validation),
+// Every bad input is a clear 4xx `{error}` (400 with `issues` for validation),
 // never a 5xx; the server keeps serving and stored data stays as it was.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

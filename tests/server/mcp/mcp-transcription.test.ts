@@ -16,7 +16,7 @@ import {
   expectWellFormedTranscript,
   type Fixtures,
   makeFixtures,
-} from '../transcription/harness.js';
+} from '../../helpers/transcription.js';
 import { callError, called, callOk, callText, connect, type Json } from './harness.js';
 
 describe.skipIf(!engineBuilt)('transcription over MCP', () => {

@@ -3,9 +3,9 @@
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
-import { settledReply } from '../../transcription/routes.js';
-import { Transcript } from '../../transcription/schema.js';
-import { presentTranscript } from '../../transcription/transcripts.js';
+import { presentTranscript } from '../../transcripts/present-transcript.js';
+import { settledReply } from '../../transcripts/routes.js';
+import { Transcript } from '../../transcripts/schema.js';
 import { defineTool } from './define-tool.js';
 import type { ToolCall } from './tool.js';
 import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
@@ -29,7 +29,7 @@ export const transcriptsCreate = defineTool({
     .refine(exactlyOneSource, SOURCE_MESSAGE),
   response: Transcript,
   async run({ workspace, args }, services, call) {
-    const { assets, store, config, transcription } = services;
+    const { assets, store, config, transcripts } = services;
     const file = await receiveSource(args, {
       roots: config.agentFileRoots,
       tmpDir: store.tmpDir,
@@ -39,7 +39,7 @@ export const transcriptsCreate = defineTool({
     const asset = await ownedBy(file.tmpPath, () =>
       assets.createFromFile(workspace.id, { path: file.tmpPath, filename: args.filename ?? file.filename }),
     );
-    const record = await transcription.transcripts.create(workspace.id, {
+    const record = await transcripts.create(workspace.id, {
       audioAssetId: asset.id,
       source: 'transcribe',
       language: args.language,
@@ -51,8 +51,7 @@ export const transcriptsCreate = defineTool({
 });
 
 /** Waits for the transcript, relaying its progress; an aborted call cancels it. */
-async function waitFor(workspaceId: string, id: string, { transcription }: Services, call: ToolCall) {
-  const { transcripts } = transcription;
+async function waitFor(workspaceId: string, id: string, { transcripts }: Services, call: ToolCall) {
   const cancel = () => void transcripts.cancel(workspaceId, id).catch(() => undefined);
   call.signal.addEventListener('abort', cancel, { once: true });
   let reported = -1;

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { presentAsset } from '../../assets/present-asset.js';
 import { Asset, DisplayName, Tags } from '../../assets/schema.js';
-import { ReceivedPart } from '../../transcription/chunked/schema.js';
+import { ReceivedPart } from '../../chunked-uploads/schema.js';
 import { defineTool } from './define-tool.js';
 import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
 import { ownedBy } from './transcribe-tool.js';
@@ -58,7 +58,7 @@ export const chunkedPutPart = defineTool({
       .optional(),
   }),
   response: ReceivedPart,
-  async run({ workspace, args }, { transcription }) {
+  async run({ workspace, args }, { chunkedUploads }) {
     const bytes = Buffer.from(args.contentBase64, 'base64');
     // putPart reads the part as the PUT route hands it over: a byte stream with its headers.
     const body = Object.assign(Readable.from([bytes]), {
@@ -68,6 +68,6 @@ export const chunkedPutPart = defineTool({
         ...(args.sha256 && { 'x-part-sha256': args.sha256 }),
       },
     }) as unknown as IncomingMessage;
-    return transcription.chunked.putPart(workspace.id, args.uploadId, String(args.index), body);
+    return chunkedUploads.putPart(workspace.id, args.uploadId, String(args.index), body);
   },
 });
