@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
+import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
@@ -19,6 +20,7 @@ import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import { startSweeper } from './sweeper.js';
+import { APP_VERSION } from './version.js';
 
 export type FolioServer = {
   app: Koa;
@@ -96,15 +98,18 @@ export async function createServer(
     http,
     services,
     config,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
-        http.listen(config.port, config.host, () => {
-          port = (http.address() as AddressInfo).port;
-          resolve({ port, url: `http://127.0.0.1:${port}` });
-        });
-      }),
+        http.listen(config.port, config.host, () => resolve());
+      });
+      port = (http.address() as AddressInfo).port;
+      const url = `http://127.0.0.1:${port}`;
+      await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
+      return { port, url };
+    },
     async close() {
+      await removeDiscovery(config.dataDir);
       for (const stop of stops.reverse()) await stop();
       for (const client of wss.clients) client.terminate();
       wss.close();
