@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import { bearerOf } from '../../http/authenticate.js';
 import { forbidden, HttpError } from '../../http/errors.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
+import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
 import type { Lifecycle } from '../../services.js';
 import type { Capability, NamedRoute } from '../index.js';
@@ -68,7 +69,7 @@ export function createMcpService(deps: McpServiceDeps) {
   });
 
   /** Opens a session for `viewer` if this request is an initialize; the transport answers anything else. */
-  async function open(viewer: KeyViewer, ctx: Context): Promise<void> {
+  async function open(viewer: KeyViewer, ctx: Context, body: unknown): Promise<void> {
     const server = createSessionServer(catalog, viewer, { deps: deps.invoke(), log, version: deps.version });
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -82,7 +83,7 @@ export function createMcpService(deps: McpServiceDeps) {
     });
     transport.onclose = () => sessions.forget(transport.sessionId);
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res);
+    await transport.handleRequest(ctx.req, ctx.res, body);
     if (!session) await server.close();
   }
 
@@ -94,11 +95,16 @@ export function createMcpService(deps: McpServiceDeps) {
     const bearer = bearerOf(ctx.get('authorization')) ?? '';
     Object.assign(ctx.req, { auth: authInfoOf(bearer, viewer, origin) });
     const id = ctx.get('mcp-session-id');
-    if (id) {
-      const session = sessions.find(id, viewer.keyId);
-      if (!session) throw new HttpError(404, 'MCP session not found: start a new one with initialize');
-      await sessions.using(session, () => session.transport.handleRequest(ctx.req, ctx.res));
-    } else if (ctx.method === 'POST') await open(viewer, ctx);
+    const session = id ? sessions.find(id, viewer.keyId) : undefined;
+    if (id && !session) throw new HttpError(404, 'MCP session not found: start a new one with initialize');
+    // Read here like every JSON body (strict UTF-8, the size limit, no prototype keys), and cheaper than the
+    // transport's own read through a web Request; anything but JSON is left to the transport to refuse.
+    const body =
+      ctx.method === 'POST' && ctx.is('application/json')
+        ? await readJsonBody(ctx.req, ctx.request.charset, bodyBytes)
+        : undefined;
+    if (session) await sessions.using(session, () => session.transport.handleRequest(ctx.req, ctx.res, body));
+    else if (ctx.method === 'POST') await open(viewer, ctx, body);
     else throw new HttpError(400, 'Send the Mcp-Session-Id header this server gave at initialize');
     return reply.handled();
   }

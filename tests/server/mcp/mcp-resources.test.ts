@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-const textOf = (contents: Array<{ text?: unknown }>) => String(contents[0].text);
+const textOf = (contents: object[]) => String((contents[0] as { text?: string }).text);
 
 describe('resources', () => {
   it('folio://reference/llms.txt and llms-full.txt are the documents the server serves, MCP section included', async () => {

@@ -12,7 +12,7 @@ const MAX_INLINE_BYTES = 16 << 20;
 export async function toolResult(name: string, result: unknown): Promise<CallToolResult> {
   if (isReply(result)) return replyResult(name, result);
   if (result === undefined) return { content: [{ type: 'text', text: `${name}: done` }] };
-  const text = `${summarize(name, result)}\n${JSON.stringify(result, null, 1)}`;
+  const text = `${summarize(name, result)}\n${JSON.stringify(result)}`;
   const structured = isObject(result) ? { structuredContent: result } : {};
   return { content: [{ type: 'text', text }], ...structured };
 }
