@@ -16,6 +16,8 @@ export type ClientConfig = {
 };
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
+/** `${name}`: a placeholder the client itself expands (from its environment, or by asking). */
+const ref = (name: string) => `\${${name}}`;
 
 export function mcpClientConfig(client: McpClient, mcpUrl: string): ClientConfig {
   switch (client) {
@@ -25,10 +27,10 @@ export function mcpClientConfig(client: McpClient, mcpUrl: string): ClientConfig
         where: '.mcp.json in your project (or run: claude mcp add --transport http folio <url> --header ...)',
         snippet: json({
           mcpServers: {
-            folio: { type: 'http', url: mcpUrl, headers: { Authorization: 'Bearer ${FOLIO_KEY}' } },
+            folio: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${ref('FOLIO_KEY')}` } },
           },
         }),
-        key: 'export FOLIO_KEY=fk_... before starting claude; Claude Code expands ${FOLIO_KEY} itself',
+        key: `export FOLIO_KEY=fk_... before starting claude; Claude Code expands ${ref('FOLIO_KEY')} itself`,
       };
     case 'claude-desktop':
       return {
@@ -39,7 +41,7 @@ export function mcpClientConfig(client: McpClient, mcpUrl: string): ClientConfig
           mcpServers: {
             folio: {
               command: 'npx',
-              args: ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${FOLIO_AUTH}'],
+              args: ['-y', 'mcp-remote', mcpUrl, '--header', `Authorization:${ref('FOLIO_AUTH')}`],
               env: { FOLIO_AUTH: 'Bearer fk_...' },
             },
           },
@@ -51,7 +53,9 @@ export function mcpClientConfig(client: McpClient, mcpUrl: string): ClientConfig
         title: 'Cursor',
         where: '~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)',
         snippet: json({
-          mcpServers: { folio: { url: mcpUrl, headers: { Authorization: 'Bearer ${env:FOLIO_KEY}' } } },
+          mcpServers: {
+            folio: { url: mcpUrl, headers: { Authorization: `Bearer ${ref('env:FOLIO_KEY')}` } },
+          },
         }),
         key: 'export FOLIO_KEY=fk_... in the environment Cursor starts from',
       };
@@ -62,7 +66,11 @@ export function mcpClientConfig(client: McpClient, mcpUrl: string): ClientConfig
         snippet: json({
           inputs: [{ type: 'promptString', id: 'folio-key', description: 'Folio API key', password: true }],
           servers: {
-            folio: { type: 'http', url: mcpUrl, headers: { Authorization: 'Bearer ${input:folio-key}' } },
+            folio: {
+              type: 'http',
+              url: mcpUrl,
+              headers: { Authorization: `Bearer ${ref('input:folio-key')}` },
+            },
           },
         }),
         key: 'VS Code asks for the key once and keeps it in its secret storage',

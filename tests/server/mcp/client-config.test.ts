@@ -52,7 +52,7 @@ describe('MCP client configs', () => {
           'mcp-remote',
           'http://127.0.0.1:5123/mcp',
           '--header',
-          'Authorization:${FOLIO_AUTH}',
+          `Authorization:\${FOLIO_AUTH}`,
         ]);
         expect(folio.env.FOLIO_AUTH).toBe('Bearer fk_...');
       } else {
