@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createAssetService } from './capabilities/assets/service.js';
 import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes } from './capabilities/index.js';
+import { type Capability, capabilities, namedRoutes } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
 import { createMcpService } from './capabilities/mcp/service.js';
 import { createModelStore } from './capabilities/models/model-store.js';
@@ -27,6 +27,7 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
+  table: Capability[] = capabilities,
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -71,7 +72,11 @@ export function buildServices(
     await transcripts.close();
     await engine.close();
   });
-  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
+  const reference = createReferenceService({
+    capabilities: table,
+    routes: namedRoutes(table),
+    version: APP_VERSION,
+  });
   const services: Services = {
     lifecycle,
     config,
@@ -87,8 +92,8 @@ export function buildServices(
     chunkedUploads,
     realtime,
     mcp: createMcpService({
-      routes: namedRoutes(),
-      capabilities,
+      routes: namedRoutes(table),
+      capabilities: table,
       version: APP_VERSION,
       lifecycle,
       invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),

@@ -14,6 +14,7 @@ import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
 import type { Lifecycle } from '../../services.js';
 import type { Capability, NamedRoute } from '../index.js';
+import { attachViews } from './apps/views.js';
 import { authInfoOf, type KeyViewer } from './caller.js';
 import { prompts } from './prompts.js';
 import { fixedResources, templateResources } from './resources.js';
@@ -39,8 +40,6 @@ export type McpServiceDeps = {
   invoke: () => InvokeDeps;
   log?: Pick<Console, 'error'>;
   options?: Partial<McpOptions>;
-  /** Adds to the catalog once it is built (MCP Apps views attach to their tools here). */
-  extendCatalog?: (catalog: McpCatalog) => void;
 };
 
 export function createMcpService(deps: McpServiceDeps) {
@@ -59,7 +58,7 @@ export function createMcpService(deps: McpServiceDeps) {
     templates: templateResources(tools, deps.routes),
     prompts,
   };
-  deps.extendCatalog?.(catalog);
+  attachViews(catalog);
   const sessions = createSessionRegistry({ idleMs, max: maxSessions });
   const sweeper = setInterval(() => void sessions.sweep(), Math.min(idleMs, 60_000));
   sweeper.unref();
