@@ -10,6 +10,7 @@
  * Servers run in child processes so their RSS is read from /proc. `npx tsx bench/mcp.ts [--calls 3000] [--sessions 100]`
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// The SDK client adds an abort listener per request to its transport's one AbortSignal (thousands here), which only
+// trips Node's leak warning; this process is the client, so the warning is silenced rather than printed 1000 times.
+setMaxListeners(0);
 const arg = (name: string, fallback: number) =>
   Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const CALLS = arg('--calls', 3000);
@@ -41,8 +45,8 @@ async function main(): Promise<void> {
       `assets_list answer: ${answer.length} bytes; ${CALLS} calls per row in ${ROUNDS} interleaved rounds`,
     );
     await roundTrips(url, key, peer.info.url, folio.pid, peer.pid);
-    await sessions('Folio /mcp', folio.pid, `${url}/mcp`, key);
-    await sessions('bare SDK McpServer (node:http)', peer.pid, `${peer.info.url}/mcp`);
+    await sessions('Folio /mcp', folio, `${url}/mcp`, key);
+    await sessions('bare SDK McpServer (node:http)', peer, `${peer.info.url}/mcp`);
   } finally {
     folio.proc.kill('SIGTERM');
     peer.proc.kill('SIGTERM');
@@ -116,26 +120,44 @@ async function roundTrips(url: string, key: string, peerUrl: string, folioPid: n
   await peer.close();
 }
 
-async function sessions(name: string, pid: number, mcpUrl: string, key?: string): Promise<void> {
+async function sessions(name: string, child: Child, mcpUrl: string, key?: string): Promise<void> {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  await settle();
-  const before = rssMb(pid);
+  const before = await memory(child);
   let t = performance.now();
   const clients = await Promise.all(Array.from({ length: SESSIONS }, () => connect(mcpUrl, headers)));
   const openMs = performance.now() - t;
-  await settle();
-  const open = rssMb(pid);
+  await settle(); // every client has its GET stream open
+  const open = await memory(child);
   t = performance.now();
   const results = await Promise.all(clients.map((c) => c.callTool({ name: 'assets_list', arguments: {} })));
   const callMs = performance.now() - t;
   const failed = results.filter((r) => r.isError).length;
-  const peak = Math.max(open, rssMb(pid));
-  await Promise.all(clients.map((c) => c.close()));
-  await settle();
-  const after = rssMb(pid);
-  console.log(
-    `\n${name}: ${SESSIONS} sessions opened in ${openMs.toFixed(0)} ms; all ${SESSIONS} called assets_list at once in ${callMs.toFixed(0)} ms (${failed} failed)\n| RSS before | with ${SESSIONS} sessions | after the calls | after close | per session |\n|---|---|---|---|---|\n| ${before} MB | ${open} MB | ${peak} MB | ${after} MB | ${(((open - before) * 1024) / SESSIONS).toFixed(0)} KB |`,
+  const called = await memory(child);
+  await Promise.all(
+    clients.map(async (c) => {
+      await (c.transport as StreamableHTTPClientTransport).terminateSession(); // DELETE, as a tidy client does
+      await c.close();
+    }),
   );
+  await settle();
+  const after = await memory(child);
+  const mb = (m: Memory) => `${m.rss} MB (heap ${m.heap} MB)`;
+  console.log(
+    `\n${name}: ${SESSIONS} sessions opened in ${openMs.toFixed(0)} ms; all ${SESSIONS} called assets_list at once in ${callMs.toFixed(0)} ms (${failed} failed). Memory after a full GC:\n| before | ${SESSIONS} sessions open | after one call each | after DELETE | heap per session |\n|---|---|---|---|---|\n| ${mb(before)} | ${mb(open)} | ${mb(called)} | ${mb(after)} | ${((open.heapBytes - before.heapBytes) / SESSIONS / 1024).toFixed(0)} KB |`,
+  );
+}
+
+type Memory = { rss: number; heap: number; heapBytes: number };
+
+/** Asks the child to collect garbage and report its memory (see the children's stdin handler). */
+function memory(child: Child): Promise<Memory> {
+  return new Promise((resolve) => {
+    child.proc.stdout?.once('data', (line: Buffer) => {
+      const { rss, heapUsed } = JSON.parse(line.toString()) as { rss: number; heapUsed: number };
+      resolve({ rss: Math.round(rss / 2 ** 20), heap: Math.round(heapUsed / 2 ** 20), heapBytes: heapUsed });
+    });
+    child.proc.stdin?.write('gc\n');
+  });
 }
 
 async function connect(url: string, headers: Record<string, string>): Promise<Client> {
@@ -145,9 +167,9 @@ async function connect(url: string, headers: Record<string, string>): Promise<Cl
 }
 
 function startChild(script: string, args: string[]): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, ...args], {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -158,8 +180,6 @@ function startChild(script: string, args: string[]): Promise<Child> {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 1500));
-const rssMb = (pid: number) =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 const median = (s: number[]) => pct(s, 0.5);
 /** CPU time (user + system) a process has used, from /proc (clock ticks of 10 ms). */
 const cpuMs = (pid: number) => {

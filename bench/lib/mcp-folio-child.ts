@@ -31,6 +31,12 @@ for (let i = 0; i < Number(assetsArg ?? 20); i++) {
   });
 }
 console.log(JSON.stringify({ url, key }));
+// `gc` on stdin: collect garbage, then print this process's memory (bench/mcp.ts reads it after each step)
+process.stdin.setEncoding('utf8').on('data', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  console.log(JSON.stringify({ rss, heapUsed }));
+});
 process.once('SIGTERM', async () => {
   await server.close();
   process.exit(0);

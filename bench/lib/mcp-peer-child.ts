@@ -38,3 +38,9 @@ http.listen(0, '127.0.0.1', () =>
   console.log(JSON.stringify({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` })),
 );
 process.once('SIGTERM', () => process.exit(0));
+// `gc` on stdin: collect garbage, then print this process's memory (bench/mcp.ts reads it after each step)
+process.stdin.setEncoding('utf8').on('data', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  console.log(JSON.stringify({ rss, heapUsed }));
+});
