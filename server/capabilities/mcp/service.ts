@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context } from 'koa';
 import { bearerOf } from '../../http/authenticate.js';
-import { forbidden, HttpError } from '../../http/errors.js';
+import { badRequest, forbidden, HttpError } from '../../http/errors.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
 import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
@@ -96,12 +96,15 @@ export function createMcpService(deps: McpServiceDeps) {
     const id = ctx.get('mcp-session-id');
     const session = id ? sessions.find(id, viewer.keyId) : undefined;
     if (id && !session) throw new HttpError(404, 'MCP session not found: start a new one with initialize');
-    // Read here like every JSON body (strict UTF-8, the size limit, no prototype keys), and cheaper than the
-    // transport's own read through a web Request; anything but JSON is left to the transport to refuse.
+    // Read like every JSON body (strict UTF-8, the size limit, no prototype keys); anything but JSON is left to
+    // the transport to refuse. One message per request, as the current MCP revision has it: a batch would turn
+    // one request through the rate limit into any number of tool calls.
     const body =
       ctx.method === 'POST' && ctx.is('application/json')
         ? await readJsonBody(ctx.req, ctx.request.charset, bodyBytes)
         : undefined;
+    if (Array.isArray(body) && body.length !== 1)
+      throw badRequest('Send one JSON-RPC message per request: batches are not accepted');
     if (session) await sessions.using(session, () => session.transport.handleRequest(ctx.req, ctx.res, body));
     else if (ctx.method === 'POST') await open(viewer, ctx, body);
     else throw new HttpError(400, 'Send the Mcp-Session-Id header this server gave at initialize');

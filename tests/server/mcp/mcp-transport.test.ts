@@ -110,6 +110,17 @@ describe('sessions', () => {
     expect(own.text).toContain('assets_list');
   });
 
+  it('refuses JSON-RPC batches and bodies that are not strict JSON, with the usual error body', async () => {
+    const key = await srv.createKey({ services: ['assets'] });
+    const auth = { authorization: `Bearer ${key}` };
+    const batch = await post(auth, `[${initialize},${initialize}]`);
+    expect(batch.status).toBe(400);
+    expect(JSON.parse(batch.text).error).toMatch(/one JSON-RPC message per request/);
+    const proto = await post(auth, '{"jsonrpc":"2.0","id":1,"method":"initialize","__proto__":{"x":1}}');
+    expect(proto.status).toBe(400);
+    expect((await post(auth, '{"jsonrpc":')).status).toBe(400);
+  });
+
   it('a request that is not initialize and names no session opens nothing', async () => {
     const key = await srv.createKey({ services: ['assets'] });
     const before = srv.services.mcp.sessions.size;
