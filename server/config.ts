@@ -16,6 +16,8 @@ const Config = z.object({
     .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
+  whisperWorker: z.string().optional(),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
   publicUrl: z.string().url().optional(),
@@ -45,6 +47,18 @@ const Config = z.object({
       drainBytes: 64 << 20,
       drainMs: 10_000,
     }),
+  /** The render pool (diagrams, charts, artifacts): worker threads, time per render, cached output bytes. */
+  render: z
+    .object({
+      threads: z.number().int().min(1).max(16).optional(),
+      taskTimeoutMs: z.number().int().min(100).default(20_000),
+      cacheBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(256 << 20),
+    })
+    .default({ taskTimeoutMs: 20_000, cacheBytes: 256 << 20 }),
   quiet: z.boolean().default(false),
   /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
   sweepMs: z
@@ -78,6 +92,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'owner-email': { type: 'string' },
       'whisper-model': { type: 'string' },
       'whisper-threads': { type: 'string' },
+      'whisper-worker': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'agent-file-root': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
@@ -91,6 +106,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     agentFileRoots: values['agent-file-root'] ?? env.FOLIO_AGENT_FILE_ROOTS?.split(delimiter).filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
