@@ -4,7 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
-import { type Capability, capabilities, namedRoutes } from './capabilities/index.js';
+import { capabilities, namedRoutes } from './capabilities/index.js';
 import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import { answerClientError } from './http/client-error.js';
@@ -31,14 +31,8 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-/** Hooks that only tests pass: injected storage faults, a small compaction threshold, extra capabilities. */
-export type ServerSeams = {
-  faults?: FaultInjector;
-  compactAtBytes?: number;
-  compactionRetryMs?: number;
-  /** Mounted after the real ones, e.g. a stub of a capability another branch is building. */
-  extraCapabilities?: Capability[];
-};
+/** Hooks that only tests pass: injected storage faults, a small compaction threshold. */
+export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; compactionRetryMs?: number };
 
 export async function createServer(
   input: ConfigInput | Config,
@@ -49,8 +43,7 @@ export async function createServer(
   const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...seams });
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
-  const table = [...capabilities, ...(seams.extraCapabilities ?? [])];
-  const services = buildServices(config, store, lifecycle, log, table);
+  const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);
@@ -60,7 +53,7 @@ export async function createServer(
   const resolvers = resolversOf(services);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
-    namedRoutes(table).map((r) => r.route),
+    namedRoutes().map((r) => r.route),
     {
       resolvers,
       workspaces: services.workspaces,
@@ -91,7 +84,7 @@ export async function createServer(
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
   http.on('clientError', answerClientError);
-  const sockets = table.flatMap((c) => c.sockets ?? []);
+  const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {
     resolvers,
     workspaces: services.workspaces,

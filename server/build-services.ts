@@ -8,7 +8,7 @@ import { createChartService } from './capabilities/charts/service.js';
 import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
 import { createDiagramService } from './capabilities/diagrams/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
-import { type Capability, capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
+import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
 import { createMcpService } from './capabilities/mcp/service.js';
 import { createModelStore } from './capabilities/models/model-store.js';
@@ -32,7 +32,6 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
-  table: Capability[] = capabilities,
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -92,11 +91,7 @@ export function buildServices(
   const charts = createChartService({ ...published, assets });
   const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
 
-  const reference = createReferenceService({
-    capabilities: table,
-    routes: namedRoutes(table),
-    version: APP_VERSION,
-  });
+  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {
     lifecycle,
     host: {},
@@ -117,8 +112,8 @@ export function buildServices(
     charts,
     artifacts,
     mcp: createMcpService({
-      routes: namedRoutes(table),
-      capabilities: table,
+      routes: namedRoutes(),
+      capabilities,
       version: APP_VERSION,
       lifecycle,
       invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),

@@ -10,6 +10,8 @@ export async function connect(srv: TestServer, bearer: string, headers: Record<s
     requestInit: { headers: { authorization: `Bearer ${bearer}`, ...headers } },
   });
   await client.connect(transport);
+  // as hosts do: listing first makes the client check every structured result against its tool's output schema
+  await client.listTools();
   return client;
 }
 

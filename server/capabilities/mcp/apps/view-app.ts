@@ -43,12 +43,14 @@ async function show(result: CallToolResult): Promise<void> {
 function previewArguments(data: Json): Json | undefined {
   if (config.kind === 'chart' && data.spec) return { spec: data.spec };
   if (config.kind === 'diagram' && typeof data.svg === 'string') return { svg: data.svg };
+  if (config.kind === 'artifact' && data.document) return { document: data.document };
   return undefined;
 }
 
 /** A PNG data URL first; an SVG only from a preview (a published diagram's `svg` is its unthemed document). */
 function pictureOf(data: Json, svgIsRendered: boolean): Picture | undefined {
-  const size = { width: num(data.pngWidth ?? data.width), height: num(data.pngHeight ?? data.height) };
+  // shown at the drawing's own size (the PNG may be rendered at 2× for sharpness)
+  const size = { width: num(data.width), height: num(data.height) };
   if (typeof data.png === 'string' && data.png.startsWith('data:image/png;base64,'))
     return { src: data.png, ...size };
   if (svgIsRendered && typeof data.svg === 'string' && /^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(data.svg))
@@ -69,7 +71,8 @@ function render(data: Json, picture: Picture | undefined): void {
     img.id = 'fo-picture';
     figure.append(img);
     main.append(figure);
-  } else main.append(element('p', `The ${config.kind} is ready; open its page to see it.`, 'fo-status'));
+  } else if (data.urls)
+    main.append(element('p', `The ${config.kind} is ready: open its page to see it.`, 'fo-status'));
   const footer = document.createElement('footer');
   const version = num(data.version);
   footer.append(

@@ -22,7 +22,8 @@ export type AppView = {
   service: ServiceName;
   /** Tools whose results the view shows. */
   tools: string[];
-  /** The tool the view calls to render a published document it was handed (publish, get, update results). */
+  /** The tool the view calls to render a published document it was handed (publish, get, update results);
+   * used only when it is in the route table. */
   previewTool?: string;
 };
 
@@ -49,12 +50,20 @@ export const APP_VIEWS: AppView[] = [
     title: 'Folio page',
     service: 'artifacts',
     tools: ['artifacts_publish', 'artifacts_update', 'artifacts_get'],
+    // none yet: the page renders behind the page gate only; the view links to it until a preview route exists
+    previewTool: 'artifacts_preview',
   },
 ];
 
 /** Names each view on the definitions of its tools that exist; answers the views in use. */
 export function attachViews(catalog: McpCatalog, views: AppView[] = APP_VIEWS): AppView[] {
-  const used = views.filter((view) => view.tools.some((name) => catalog.definitions.has(name)));
+  const used = views
+    .filter((view) => view.tools.some((name) => catalog.definitions.has(name)))
+    .map((view) => ({
+      ...view,
+      previewTool:
+        view.previewTool && catalog.definitions.has(view.previewTool) ? view.previewTool : undefined,
+    }));
   for (const view of used)
     for (const name of view.tools) {
       const definition = catalog.definitions.get(name);

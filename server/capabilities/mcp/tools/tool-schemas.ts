@@ -61,18 +61,37 @@ export function inputSchemaOf(shape: Shape): Tool['inputSchema'] {
   return jsonSchemaOf(z.object(shape), 'input') as Tool['inputSchema'];
 }
 
+/** What a failed call's structuredContent holds: the route's error body and the HTTP status it would have sent. */
+const ErrorResult = {
+  type: 'object',
+  description: 'When isError is true: the error body the REST route answers, with its HTTP status',
+  properties: {
+    httpStatus: { type: 'integer' },
+    error: { type: 'string', description: 'What went wrong and how to fix it' },
+    issues: { type: 'array', items: { type: 'object' } },
+    service: { type: 'string', description: 'On 403: the service the key lacks' },
+    enabledServices: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['httpStatus', 'error'],
+};
+
 /**
- * The tool's output schema, when the route answers a JSON object (MCP requires an object at the top; a union
- * of objects gets `type: object` beside its `anyOf`).
+ * The tool's output schema, when the route answers a JSON object (MCP requires an object at the top): the
+ * response, or the error body. Clients validate structuredContent against it even on a tool error, so both
+ * shapes are declared, as OpenAPI declares the error body beside each response.
  */
 export function outputSchemaOf(response: z.ZodType | undefined): Tool['outputSchema'] | undefined {
   if (!response) return undefined;
-  const schema = jsonSchemaOf(response, 'output');
-  if (schema.type === 'object') return schema as Tool['outputSchema'];
+  const { $defs, ...schema } = jsonSchemaOf(response, 'output');
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (branches?.length && branches.every((b) => b.type === 'object'))
-    return { ...schema, type: 'object' } as Tool['outputSchema'];
-  return undefined;
+  const isObject =
+    schema.type === 'object' || (branches?.length && branches.every((b) => b.type === 'object'));
+  if (!isObject) return undefined;
+  return {
+    type: 'object',
+    anyOf: [schema, ErrorResult],
+    ...($defs ? { $defs } : {}),
+  } as Tool['outputSchema'];
 }
 
 /** Splits a call's arguments as the plan says; an argument the route does not read is refused, naming it. */
