@@ -83,8 +83,9 @@ export function buildServices(
     threads: config.render.threads,
     taskTimeoutMs: config.render.taskTimeoutMs,
   });
+  // Not warmed at start: a render worker holds ~100 MB, which a desktop that never publishes should not pay. The
+  // first render starts it; it stops again after a minute idle.
   lifecycle.onClose(() => renderPool.close());
-  void renderPool.warm().catch((error) => log(`render workers could not start: ${(error as Error).message}`));
   const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
   const published = { store, pool: renderPool, cache, workspaces };
   const diagrams = createDiagramService(published);

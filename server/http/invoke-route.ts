@@ -38,10 +38,12 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
   const params = route.params ? route.params.parse(call.params) : call.params;
   const query = route.query ? route.query.parse(call.query ?? {}) : undefined;
   const body = !route.raw && route.body ? route.body.parse(await call.readBody()) : undefined;
-  const input = { ...authorized, params, query, body, origin: call.origin };
-  if (route.raw) {
-    if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
-    return route.handler({ ...input, ctx: call.ctx }, deps.services);
-  }
-  return route.handler(input, deps.services);
+  const { viewer, workspace } = authorized;
+  if (!route.raw)
+    return route.handler({ viewer, workspace, params, query, body, origin: call.origin }, deps.services);
+  if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
+  return route.handler(
+    { viewer, workspace, params, query, body, origin: call.origin, ctx: call.ctx },
+    deps.services,
+  );
 }

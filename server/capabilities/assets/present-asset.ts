@@ -5,8 +5,9 @@ import type { Asset, AssetRecord } from './schema.js';
 export function presentAsset({ searchText: _index, ...record }: AssetRecord, origin: string): Asset {
   const image = record.type === 'image' && TRANSFORMABLE_TYPES.has(record.contentType);
   const playable = record.type === 'audio' || record.type === 'video';
+  const { searchText: _internal, ...shown } = record;
   return {
-    ...record,
+    ...shown,
     urls: {
       file: `${origin}/f/${record.key}`,
       ...(image ? { img: `${origin}/img/${record.key}`, thumb: `${origin}/img/thumb/${record.key}` } : {}),

@@ -29,7 +29,7 @@ export function createRenderPool(options: RenderPoolOptions) {
   const threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const pool = new Piscina({
     filename: WORKER,
-    minThreads: 1,
+    minThreads: 0, // no idle thread on a desktop that never renders: it starts on the first render
     maxThreads: threads,
     maxQueue: options.maxQueue ?? 64,
     idleTimeout: 60_000,
