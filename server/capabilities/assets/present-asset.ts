@@ -1,8 +1,8 @@
-/** The asset JSON: the record plus its public serve URLs (not the search field the store indexes). */
+/** The asset JSON: the record plus its public serve URLs. */
 import { TRANSFORMABLE_TYPES } from './image/render-image.js';
 import type { Asset, AssetRecord } from './schema.js';
 
-export function presentAsset({ searchText: _index, ...record }: AssetRecord, origin: string): Asset {
+export function presentAsset(record: AssetRecord, origin: string): Asset {
   const image = record.type === 'image' && TRANSFORMABLE_TYPES.has(record.contentType);
   const playable = record.type === 'audio' || record.type === 'video';
   const { searchText: _internal, ...shown } = record;
