@@ -14,6 +14,7 @@ const benches = [
   'dashboard.ts',
   'store-async.ts',
   'crash-uploads.ts',
+  'mcp.ts',
 ];
 
 for (const bench of benches) {

@@ -3,10 +3,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { buildServices, startServices, sweepsOf } from './build-services.js';
+import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
+import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
-import type { CredentialResolvers } from './http/authenticate.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
@@ -19,6 +19,7 @@ import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import { startSweeper } from './sweeper.js';
+import { APP_VERSION } from './version.js';
 
 export type FolioServer = {
   app: Koa;
@@ -48,11 +49,7 @@ export async function createServer(
 
   let port = config.port;
   const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
-  const resolvers: CredentialResolvers = {
-    session: services.identity.resolveSession,
-    key: services.keys.resolve,
-    grants: [services.assets.grants, services.realtime.grants],
-  };
+  const resolvers = resolversOf(services);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
     namedRoutes().map((r) => r.route),
@@ -93,15 +90,18 @@ export async function createServer(
     http,
     services,
     config,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
-        http.listen(config.port, config.host, () => {
-          port = (http.address() as AddressInfo).port;
-          resolve({ port, url: `http://127.0.0.1:${port}` });
-        });
-      }),
+        http.listen(config.port, config.host, () => resolve());
+      });
+      port = (http.address() as AddressInfo).port;
+      const url = `http://127.0.0.1:${port}`;
+      await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
+      return { port, url };
+    },
     async close() {
+      await removeDiscovery(config.dataDir);
       for (const stop of stops.reverse()) await stop();
       for (const client of wss.clients) client.terminate();
       wss.close();

@@ -10,6 +10,7 @@ import { createDiagramService } from './capabilities/diagrams/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
 import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
+import { createMcpService } from './capabilities/mcp/service.js';
 import { createModelStore } from './capabilities/models/model-store.js';
 import { createModelManager } from './capabilities/models/service.js';
 import { createRenderCache } from './capabilities/publishing/render-cache.js';
@@ -20,6 +21,7 @@ import { createTranscriptService } from './capabilities/transcripts/service.js';
 import { createActiveEngine } from './capabilities/whisper/active-engine.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
+import type { CredentialResolvers } from './http/authenticate.js';
 import type { Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import type { Sweep } from './sweeper.js';
@@ -91,7 +93,7 @@ export function buildServices(
   const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
 
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return {
+  const services: Services = {
     lifecycle,
     host: {},
     config,
@@ -110,6 +112,23 @@ export function buildServices(
     diagrams,
     charts,
     artifacts,
+    mcp: createMcpService({
+      routes: namedRoutes(),
+      capabilities,
+      version: APP_VERSION,
+      lifecycle,
+      invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
+    }),
+  };
+  return services;
+}
+
+/** How each credential on a request is recognised: the session cookie, an API key, the grants. */
+export function resolversOf(services: Services): CredentialResolvers {
+  return {
+    session: services.identity.resolveSession,
+    key: services.keys.resolve,
+    grants: [services.assets.grants, services.realtime.grants],
   };
 }
 

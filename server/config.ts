@@ -1,6 +1,6 @@
 // Flags and FOLIO_* environment variables (docs/headless.md). The only reader of process.env.
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
@@ -21,6 +21,11 @@ const Config = z.object({
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
   publicUrl: z.string().url().optional(),
+  /** Folders whose files MCP tools may read by path (assets_upload, transcripts_create); none by default. */
+  agentFileRoots: z
+    .array(z.string())
+    .default([])
+    .transform((dirs) => dirs.map((dir) => resolve(dir))),
   fsync: z.boolean().default(true),
   limits: z
     .object({
@@ -89,6 +94,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'whisper-threads': { type: 'string' },
       'whisper-worker': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'agent-file-root': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
     },
     strict: true,
@@ -102,6 +108,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
     whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
+    agentFileRoots: values['agent-file-root'] ?? env.FOLIO_AGENT_FILE_ROOTS?.split(delimiter).filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
   } as ConfigInput);
 }

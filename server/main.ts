@@ -1,8 +1,20 @@
-// Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines.
+// Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines;
+// `--print-mcp-config <client>` prints an MCP client's config instead of starting.
 import { createServer } from './app.js';
+import { printMcpConfig, takePrintRequest } from './capabilities/mcp/print-config.js';
 import { configFromProcess } from './config.js';
 
 async function main(): Promise<void> {
+  const print = takePrintRequest(process.argv.slice(2));
+  if (print) {
+    process.exitCode = await printMcpConfig(
+      print.client,
+      configFromProcess(print.rest),
+      process.stdout,
+      process.stderr,
+    );
+    return;
+  }
   const config = configFromProcess();
   const server = await createServer(config);
   const { url } = await server.listen();

@@ -7,6 +7,7 @@ import type { DiagramService } from './capabilities/diagrams/service.js';
 import type { DashboardSource } from './capabilities/home/dashboard-files.js';
 import type { IdentityService } from './capabilities/identity/service.js';
 import type { KeyService } from './capabilities/keys/service.js';
+import type { McpService } from './capabilities/mcp/service.js';
 import type { ModelManager } from './capabilities/models/service.js';
 import type { RenderPool } from './capabilities/publishing/render-pool.js';
 import type { RealtimeService } from './capabilities/realtime/service.js';
@@ -43,6 +44,7 @@ export type Services = {
   transcripts: TranscriptService;
   chunkedUploads: ChunkedUploads;
   realtime: RealtimeService;
+  mcp: McpService;
   /** Worker threads for layout, charts, rasterizing and pages (never the event loop). */
   renderPool: RenderPool;
   diagrams: DiagramService;

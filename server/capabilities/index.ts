@@ -11,6 +11,7 @@ import { diagramRoutes } from './diagrams/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { modelRoutes } from './models/routes.js';
 import { openAiRoutes } from './openai/routes.js';
 import {
@@ -96,6 +97,13 @@ export const capabilities: Capability[] = [
     summary:
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServeRoutes,
+  },
+  {
+    name: 'mcp',
+    title: 'MCP server for agents',
+    summary:
+      'Streamable HTTP at /mcp for MCP clients (Claude, Cursor, VS Code, Codex), with the same API key as `Authorization: Bearer`. Tools are named `<capability>_<verb>` (assets_list, transcripts_create, ...) and generated from these routes; a key sees the tools of its services. Resources: folio://reference/llms.txt and folio://<capability>/{id}. `npm run serve -- --print-mcp-config <client>` prints a ready client config.',
+    routes: mcpRoutes,
   },
   { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
   { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
