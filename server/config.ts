@@ -1,5 +1,5 @@
 // Flags and FOLIO_* environment variables (DESIGN §2). The only reader of process.env.
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -36,6 +36,31 @@ const Config = z.object({
       rateLimitBurst: 200,
     }),
   quiet: z.boolean().default(false),
+  /** Hosted mode: records in PostgreSQL (FOLIO_DATABASE_URL). Without it, records are files in dataDir. */
+  database: z
+    .object({
+      url: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+      poolSize: z.coerce.number().int().min(2).max(1000).default(10),
+    })
+    .optional(),
+  /** Hosted mode: blobs in an S3-compatible bucket (FOLIO_S3_*). Without it, blobs are files in dataDir. */
+  s3: z
+    .object({
+      bucket: z.string().min(3),
+      endpoint: z.url().optional(),
+      region: z.string().min(1).default('us-east-1'),
+      accessKeyId: z.string().min(1).optional(),
+      secretAccessKey: z.string().min(1).optional(),
+      /** Path-style URLs (`endpoint/bucket/key`): what S3-compatible servers expect; AWS takes either. */
+      forcePathStyle: z.boolean().optional(),
+      prefix: z.string().optional(),
+    })
+    .optional(),
+  /** Names this process among the nodes of a hosted instance (start-up lines, logs, its scratch directory). */
+  nodeId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'node id may use letters, digits, ".", "_" and "-"')
+    .default(() => `${hostname()}-${process.pid}`),
   /** How often expired chunked uploads are swept (transcription); short in tests. */
   chunkedSweepMs: z
     .number()
@@ -44,10 +69,16 @@ const Config = z.object({
     .default(5 * 60_000),
 });
 
+const HostedConfig = Config.refine((c) => !c.s3 || c.database, {
+  message:
+    'FOLIO_S3_BUCKET needs FOLIO_DATABASE_URL: blobs in a bucket are for a hosted instance on PostgreSQL',
+  path: ['s3'],
+});
+
 export type Config = z.output<typeof Config>;
 export type ConfigInput = z.input<typeof Config>;
 
-export const parseConfig = (input: ConfigInput): Config => Config.parse(input);
+export const parseConfig = (input: ConfigInput): Config => HostedConfig.parse(input);
 
 /** The user's data folder, as Electron's app.getPath('userData') would place it. */
 export function defaultDataDir(): string {
@@ -82,5 +113,28 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
+    database: env.FOLIO_DATABASE_URL
+      ? { url: env.FOLIO_DATABASE_URL, poolSize: env.FOLIO_DATABASE_POOL_SIZE }
+      : undefined,
+    s3: env.FOLIO_S3_BUCKET
+      ? {
+          bucket: env.FOLIO_S3_BUCKET,
+          endpoint: env.FOLIO_S3_ENDPOINT || undefined,
+          region: env.FOLIO_S3_REGION || undefined,
+          accessKeyId: env.FOLIO_S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.FOLIO_S3_SECRET_ACCESS_KEY || undefined,
+          forcePathStyle: flag(env.FOLIO_S3_FORCE_PATH_STYLE),
+          prefix: env.FOLIO_S3_PREFIX || undefined,
+        }
+      : undefined,
+    nodeId: env.FOLIO_NODE_ID || undefined,
   } as ConfigInput);
+}
+
+/** `1`/`true`/`yes` and `0`/`false`/`no`; anything else is passed on for the schema to refuse. */
+function flag(value: string | undefined): boolean | string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  return value;
 }

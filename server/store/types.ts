@@ -119,7 +119,7 @@ export interface Store {
     value: string,
   ): Promise<{ workspaceId: string; row: T } | undefined>;
   /** Workspaces holding rows of `spec`, for sweeps across the instance. */
-  workspacesWith(spec: CollectionSpec<Row>): Promise<string[]>;
+  workspacesWith<T extends Row>(spec: CollectionSpec<T>): Promise<string[]>;
   blobs: BlobStore;
   /** Local scratch space for uploads in flight; emptied at start-up. */
   tmpDir: string;

@@ -6,20 +6,17 @@ import { mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { assertBlobKey } from '../blob-key.js';
 import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
 import { syncDir } from './durable-file.js';
 
-const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
-
 export type FileBlobOptions = { root: string; tmpDir: string; fsync: boolean; gate: ScopeGate };
 
 export function createFileBlobs({ root, tmpDir, fsync, gate }: FileBlobOptions): BlobStore {
   function pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
-      throw new Error(`Invalid blob key: ${key}`);
-    return join(root, key);
+    return join(root, assertBlobKey(key));
   }
 
   async function guarded<T>(key: string, write: () => Promise<T>): Promise<T> {
