@@ -20,7 +20,9 @@ import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Lifecycle, Services } from './services.js';
-import { openStore } from './store/store.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/types.js';
+import { type Sweep, startSweeper } from './sweeper.js';
 import { APP_VERSION } from './version.js';
 
 export type FolioServer = {
@@ -34,11 +36,12 @@ export type FolioServer = {
 
 export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
   const config = parseConfig(input as ConfigInput);
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync });
+  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log });
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
+  await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await services.transcription.start();
 
   let port = config.port;
@@ -59,7 +62,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
         perMinute: config.limits.rateLimitPerMinute,
         burst: config.limits.rateLimitBurst,
       }),
-      jsonLimit: `${config.limits.jsonBytes}b`,
+      jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
       services,
     },
@@ -117,7 +120,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
 
 function buildServices(
   config: Config,
-  store: Awaited<ReturnType<typeof openStore>>,
+  store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
 ): Services {
@@ -128,14 +131,31 @@ function buildServices(
   workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
   workspaces.register({
     name: 'assets',
-    usage: (id) => {
-      const { assets: count, bytes } = assets.usage(id);
+    usage: async (id) => {
+      const { assets: count, bytes } = await assets.usage(id);
       return { count, bytes };
     },
     drop: assets.forgetWorkspace,
   });
   const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
+  // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
   workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   return { lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription };
+}
+
+/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
+function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
+  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
+  return [
+    () => identity.sweep(),
+    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async (startup) => {
+      const { expired, orphans } = await transcription.chunked.sweep({ startup });
+      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
+    },
+    async (startup) => ({
+      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
+    }),
+  ];
 }

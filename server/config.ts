@@ -61,8 +61,8 @@ const Config = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'node id may use letters, digits, ".", "_" and "-"')
     .default(() => `${hostname()}-${process.pid}`),
-  /** How often expired chunked uploads are swept (transcription); short in tests. */
-  chunkedSweepMs: z
+  /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
+  sweepMs: z
     .number()
     .int()
     .min(10)

@@ -6,7 +6,7 @@ import type { ReferenceService } from './capabilities/reference/service.js';
 import type { TranscriptionService } from './capabilities/transcription/service.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
-import type { Store } from './store/store.js';
+import type { Store } from './store/types.js';
 
 /** Things to stop when the server closes (timers, workers, sockets). */
 export type Lifecycle = { onClose(stop: () => Promise<void> | void): void };

@@ -2,7 +2,9 @@
 // Seeds `seedKeys` API-key records (about 300 B each, like json-server's) in the owner's workspace through the
 // store, restarts on the same data dir (so the run starts from snapshot + journal as after any restart), and
 // prints one JSON line: { url, cookie, key, keyIds }.
+
 import { createServer } from '../../server/app.js';
+import { apiKeys } from '../../server/capabilities/keys/collections.js';
 import { mintSecret } from '../../server/capabilities/keys/secret.js';
 
 const [dataDir, fsyncArg, seedArg] = process.argv.slice(2);
@@ -30,7 +32,7 @@ const cookie = await signInOwner(server, url);
 const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as {
   workspace: { id: string };
 };
-const keys = server.services.store.instance<Record<string, unknown> & { id: string }>('api-keys');
+const keys = server.services.store.instance(apiKeys);
 const keyIds: string[] = [];
 const at = new Date().toISOString();
 for (let start = 0; start < seed; start += 1000) {

@@ -2,21 +2,21 @@
 // Route names (the exported consts) become OpenAPI operationIds.
 import type { AnyRoute } from '../http/define-route.js';
 import type { SocketDefinition } from '../http/mount-sockets.js';
-import * as assets from './assets/routes.js';
-import * as assetServing from './assets/serve-routes.js';
-import * as home from './home/routes.js';
-import * as identity from './identity/routes.js';
-import * as keys from './keys/routes.js';
-import * as reference from './reference/routes.js';
-import * as serviceRegistry from './service-registry/routes.js';
-import * as chunkedUploads from './transcription/chunked/routes.js';
+import { assetApiRoutes } from './assets/routes.js';
+import { assetServeRoutes } from './assets/serve-routes.js';
+import { homeRoutes } from './home/routes.js';
+import { identityRoutes } from './identity/routes.js';
+import { keyRoutes } from './keys/routes.js';
+import { referenceRoutes } from './reference/routes.js';
+import { serviceRegistryRoutes } from './service-registry/routes.js';
+import { chunkedUploadRoutes } from './transcription/chunked/routes.js';
 import { transcriptionDocs } from './transcription/docs.js';
-import * as models from './transcription/model-routes.js';
-import * as openAiTranscription from './transcription/openai/routes.js';
-import * as realtime from './transcription/realtime/routes.js';
-import * as transcripts from './transcription/routes.js';
-import * as waitlist from './waitlist/routes.js';
-import * as workspaces from './workspaces/routes.js';
+import { modelRoutes } from './transcription/model-routes.js';
+import { openAiRoutes } from './transcription/openai/routes.js';
+import { realtimeRoutes, realtimeSocket } from './transcription/realtime/routes.js';
+import { transcriptRoutes } from './transcription/routes.js';
+import { waitlistRoutes } from './waitlist/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
 
 export type Capability = {
   name: string;
@@ -25,7 +25,8 @@ export type Capability = {
   summary?: string;
   /** Protocol notes for /llms-full.txt (event formats, URL grammars). */
   docs?: string;
-  routes: Record<string, unknown>;
+  /** The capability's routes by name, in the order they mount; the names become OpenAPI operationIds. */
+  routes: Record<string, AnyRoute>;
   /** WebSocket routes, behind the same credentials and services as HTTP routes. */
   sockets?: SocketDefinition[];
 };
@@ -36,37 +37,39 @@ export const capabilities: Capability[] = [
   {
     name: 'account',
     title: 'Account: profile, workspaces, API keys, services',
-    routes: { ...identity, ...workspaces, ...keys, ...serviceRegistry },
+    routes: { ...identityRoutes, ...workspaceRoutes, ...keyRoutes, ...serviceRegistryRoutes },
   },
-  { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlist },
-  { name: 'assets', title: 'Assets (service: assets)', routes: assets },
+  { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlistRoutes },
+  { name: 'assets', title: 'Assets (service: assets)', routes: assetApiRoutes },
   {
     name: 'transcription',
     title: 'Transcription and realtime (services: transcription, realtime)',
     summary:
       'Local Whisper transcription: POST /api/v1/transcribe (≤ 4 MiB, waits), chunked upload for long audio (key only), transcripts with words and SRT/VTT/TXT/JSON export, an OpenAI-compatible POST /v1/audio/transcriptions, live sessions over WebSocket, and the model manager.',
     docs: transcriptionDocs,
-    routes: { ...transcripts, ...chunkedUploads, ...openAiTranscription, ...realtime, ...models },
-    sockets: [realtime.realtimeSocket],
+    routes: {
+      ...transcriptRoutes,
+      ...chunkedUploadRoutes,
+      ...openAiRoutes,
+      ...realtimeRoutes,
+      ...modelRoutes,
+    },
+    sockets: [realtimeSocket],
   },
   {
     name: 'serving',
     title: 'Public serve routes',
     summary:
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
-    routes: assetServing,
+    routes: assetServeRoutes,
   },
-  { name: 'reference', title: 'Reference', routes: reference },
-  { name: 'home', title: 'Dashboard', routes: home },
+  { name: 'reference', title: 'Reference', routes: referenceRoutes },
+  { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];
 
-const isRoute = (value: unknown): value is AnyRoute =>
-  typeof value === 'object' && value !== null && 'handler' in value && 'path' in value && 'method' in value;
-
+/** Every route with its name and capability, in mount order. */
 export function namedRoutes(list: Capability[] = capabilities): NamedRoute[] {
   return list.flatMap((capability) =>
-    Object.entries(capability.routes)
-      .filter((entry): entry is [string, AnyRoute] => isRoute(entry[1]))
-      .map(([name, route]) => ({ name, capability: capability.name, route })),
+    Object.entries(capability.routes).map(([name, route]) => ({ name, capability: capability.name, route })),
   );
 }

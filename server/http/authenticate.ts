@@ -5,10 +5,12 @@ import type { GrantInfo, Viewer } from './viewer.js';
 export const SESSION_COOKIE = 'folio_session';
 export const KEY_PREFIX = 'fk_';
 
+type Found<T> = Promise<T | undefined>;
+
 export type CredentialResolvers = {
-  session(token: string): Extract<Viewer, { kind: 'session' }> | undefined;
-  key(secret: string): Extract<Viewer, { kind: 'key' }> | undefined;
-  grants: Array<{ prefix: string; resolve(secret: string): GrantInfo | undefined }>;
+  session(token: string): Found<Extract<Viewer, { kind: 'session' }>>;
+  key(secret: string): Found<Extract<Viewer, { kind: 'key' }>>;
+  grants: Array<{ prefix: string; resolve(secret: string): Found<GrantInfo> }>;
 };
 
 export type Presented = { bearer?: string; sessionToken?: string };
@@ -16,11 +18,11 @@ export type Presented = { bearer?: string; sessionToken?: string };
 /** `problem` says why a presented credential was refused; routes that need a credential answer 401 with it. */
 export type Identified = { viewer: Viewer; problem?: string };
 
-export function identify(presented: Presented, resolvers: CredentialResolvers): Identified {
+export async function identify(presented: Presented, resolvers: CredentialResolvers): Promise<Identified> {
   const { bearer, sessionToken } = presented;
   if (bearer) return identifyBearer(bearer, resolvers);
   if (sessionToken) {
-    const session = resolvers.session(sessionToken);
+    const session = await resolvers.session(sessionToken);
     if (session) return { viewer: session };
     return {
       viewer: { kind: 'public' },
@@ -30,14 +32,14 @@ export function identify(presented: Presented, resolvers: CredentialResolvers): 
   return { viewer: { kind: 'public' } };
 }
 
-function identifyBearer(token: string, resolvers: CredentialResolvers): Identified {
+async function identifyBearer(token: string, resolvers: CredentialResolvers): Promise<Identified> {
   if (token.startsWith(KEY_PREFIX)) {
-    const key = resolvers.key(token);
+    const key = await resolvers.key(token);
     return key ? { viewer: key } : { viewer: { kind: 'public' }, problem: 'Invalid or revoked API key' };
   }
   const kind = resolvers.grants.find((g) => token.startsWith(g.prefix));
   if (kind) {
-    const grant = kind.resolve(token);
+    const grant = await kind.resolve(token);
     return grant
       ? { viewer: { kind: 'grant', grant } }
       : { viewer: { kind: 'public' }, problem: 'Invalid grant' };

@@ -7,8 +7,8 @@ import { forbidden, forbiddenService, notFound, unauthorized } from './errors.js
 import type { Viewer, WorkspaceRef } from './viewer.js';
 
 export type WorkspaceDirectory = {
-  get(id: string): WorkspaceRef | undefined;
-  personalOf(userId: string): WorkspaceRef | undefined;
+  get(id: string): Promise<WorkspaceRef | undefined>;
+  personalOf(userId: string): Promise<WorkspaceRef | undefined>;
 };
 
 export type Authorized = { viewer: Viewer; workspace: WorkspaceRef | null };
@@ -21,7 +21,10 @@ export type AuthorizeRequest = {
   requestedWorkspace?: string;
 };
 
-export function authorize(request: AuthorizeRequest, workspaces: WorkspaceDirectory): Authorized {
+export async function authorize(
+  request: AuthorizeRequest,
+  workspaces: WorkspaceDirectory,
+): Promise<Authorized> {
   const { route, identified } = request;
   const { viewer } = identified;
   const allowed = credentialsOf(route);
@@ -34,22 +37,22 @@ export function authorize(request: AuthorizeRequest, workspaces: WorkspaceDirect
         throw forbidden('This route needs a signed-in session; API keys cannot call it');
       if (route.service && !viewer.services.includes(route.service))
         throw forbiddenService(route.service, viewer.services);
-      return { viewer, workspace: mustExist(workspaces.get(viewer.workspaceId)) };
+      return { viewer, workspace: mustExist(await workspaces.get(viewer.workspaceId)) };
     case 'grant':
       if (!allowed.includes('grant') || viewer.grant.purpose !== route.grantPurpose)
         throw forbidden('This grant cannot be used on this route');
-      return { viewer, workspace: mustExist(workspaces.get(viewer.grant.workspaceId)) };
+      return { viewer, workspace: mustExist(await workspaces.get(viewer.grant.workspaceId)) };
     case 'session':
-      return { viewer, workspace: sessionWorkspace(viewer, allowed, request, workspaces) };
+      return { viewer, workspace: await sessionWorkspace(viewer, allowed, request, workspaces) };
   }
 }
 
-function sessionWorkspace(
+async function sessionWorkspace(
   viewer: Extract<Viewer, { kind: 'session' }>,
   allowed: ReturnType<typeof credentialsOf>,
   { route, params, requestedWorkspace }: AuthorizeRequest,
   workspaces: WorkspaceDirectory,
-): WorkspaceRef {
+): Promise<WorkspaceRef> {
   const sessionAllowed = allowed.some(
     (c) => c === 'session' || c === 'workspaceOwner' || c === 'instanceOwner',
   );
@@ -61,7 +64,7 @@ function sessionWorkspace(
   if (allowed.includes('instanceOwner') && !viewer.isInstanceOwner)
     throw forbidden('Only the owner of this Folio instance can do this');
   const id = allowed.includes('workspaceOwner') ? params.id : requestedWorkspace;
-  const workspace = id ? workspaces.get(id) : workspaces.personalOf(viewer.userId);
+  const workspace = id ? await workspaces.get(id) : await workspaces.personalOf(viewer.userId);
   // Another user's workspace is indistinguishable from a missing one (DESIGN §3).
   if (!workspace || workspace.ownerId !== viewer.userId) throw notFound('Workspace');
   return workspace;

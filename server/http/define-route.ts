@@ -1,29 +1,54 @@
-// A route is data: method, path, who may call it, its service, its schemas and its handler.
-// mount-routes.ts builds every chain from these; reference/ builds OpenAPI and llms.txt from the same list.
+// A route is data: method, path, who may call it, its service, its schemas, its MCP tool name and its handler.
+// invoke-route.ts runs every route the same way; mount-routes.ts mounts them on HTTP, and reference/ builds
+// OpenAPI and llms.txt from the same list.
+//
+// Types follow the declaration: `viewer` and `workspace` are typed from `auth`, the handler's result is checked
+// against `response`, and only a route declared with `defineRawRoute` sees Koa's ctx (it reads the raw request or
+// writes the response itself), so the compiler shows which routes can also be called as MCP tools.
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Services } from '../services.js';
+import type { Reply } from './reply.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type MaybePromise<T> = T | Promise<T>;
 
-export type RouteInput<P, Q, B> = {
-  workspace: WorkspaceRef;
-  viewer: Viewer;
+type Auth = Credential | readonly Credential[];
+type CredentialsOf<A> = A extends readonly (infer C)[] ? C : A;
+type ViewerOf<C> = C extends 'public'
+  ? Viewer
+  : C extends 'session' | 'workspaceOwner' | 'instanceOwner'
+    ? Extract<Viewer, { kind: 'session' }>
+    : C extends 'key'
+      ? Extract<Viewer, { kind: 'key' }>
+      : C extends 'grant'
+        ? Extract<Viewer, { kind: 'grant' }>
+        : never;
+
+/** Who calls and on which workspace: a public route may be called by anyone and acts on no workspace. */
+export type Caller<A> =
+  'public' extends CredentialsOf<A>
+    ? { viewer: Viewer; workspace: null }
+    : { viewer: ViewerOf<CredentialsOf<A>>; workspace: WorkspaceRef };
+
+export type RouteInput<A, P, Q, B> = Caller<A> & {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
   /** This server's own origin for absolute URLs: `publicUrl` when hosted, else from the host-guarded Host. */
   origin: string;
-  ctx: Context;
 };
 
-export type RouteDefinition<P = undefined, Q = undefined, B = undefined> = {
+/** What a handler may answer: the response schema's shape, or a reply (bytes, stream, redirect, empty). */
+export type RouteResult<R> = R extends z.ZodType ? z.input<R> | Reply : unknown;
+
+type RouteFields<A, P, Q, B, R> = {
   method: Method;
   path: string;
-  auth: Credential | Credential[];
+  auth: A;
   /** The service a key must be enabled for; sessions have every service. */
   service?: ServiceName;
   /** For `grant` routes: which kind of grant (upload, realtime ...). */
@@ -33,11 +58,9 @@ export type RouteDefinition<P = undefined, Q = undefined, B = undefined> = {
   params?: P;
   query?: Q;
   body?: B;
-  /** The handler reads `ctx.req` itself (multipart, raw bytes): no JSON body parsing. */
-  rawBody?: boolean;
-  /** Documents a raw request body in the reference, e.g. `multipart/form-data`. */
-  requestContentType?: string;
-  response?: Schema;
+  response?: R;
+  /** The MCP tool this route is, named `<capability>_<verb>`; routes without one are not tools. */
+  tool?: string;
   /** Content type of a non-JSON response, for the reference. */
   produces?: string;
   status?: number;
@@ -47,19 +70,68 @@ export type RouteDefinition<P = undefined, Q = undefined, B = undefined> = {
   tag?: string;
   /** Leave out of the OpenAPI document and llms.txt (page and asset routes are documented in prose). */
   hidden?: boolean;
-  handler: (input: RouteInput<P, Q, B>, services: Services) => unknown;
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: a list of routes with different schemas; each is checked where defined
-export type AnyRoute = RouteDefinition<any, any, any>;
+export type RouteDefinition<
+  A = Auth,
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+  R = undefined,
+> = RouteFields<A, P, Q, B, R> & {
+  raw?: false;
+  handler: (input: RouteInput<A, P, Q, B>, services: Services) => MaybePromise<RouteResult<R>>;
+};
+
+export type RawRouteDefinition<A = Auth, P = undefined, Q = undefined, R = undefined> = RouteFields<
+  A,
+  P,
+  Q,
+  undefined,
+  R
+> & {
+  /** The handler reads `ctx.req` itself (multipart, raw bytes, cookies) or writes `ctx.res`. */
+  raw: true;
+  /** Documents a raw request body in the reference, e.g. `multipart/form-data`. */
+  requestContentType?: string;
+  handler: (
+    input: RouteInput<A, P, Q, undefined> & { ctx: Context },
+    services: Services,
+  ) => MaybePromise<RouteResult<R>>;
+};
+
+/** A route as the route table holds it: every route has different schemas, each checked where it is defined. */
+type Erased<R> = Omit<R, 'handler'> & {
+  // biome-ignore lint/suspicious/noExplicitAny: the input was typed at the definition; invoke-route builds it
+  handler: (input: any, services: Services) => unknown;
+};
+type AnySchema = Schema | undefined;
+export type AnyRoute =
+  | Erased<RouteDefinition<Auth, AnySchema, AnySchema, AnySchema, AnySchema>>
+  | Erased<RawRouteDefinition<Auth, AnySchema, AnySchema, AnySchema>>;
+export type ToolRoute = Extract<AnyRoute, { raw?: false }> & { tool: string };
 
 export function defineRoute<
+  const A extends Auth,
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(route: RouteDefinition<P, Q, B>): RouteDefinition<P, Q, B> {
+  R extends Schema | undefined = undefined,
+>(route: RouteDefinition<A, P, Q, B, R>): RouteDefinition<A, P, Q, B, R> {
   return route;
 }
 
+export function defineRawRoute<
+  const A extends Auth,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  R extends Schema | undefined = undefined,
+>(route: Omit<RawRouteDefinition<A, P, Q, R>, 'raw'>): RawRouteDefinition<A, P, Q, R> {
+  return { ...route, raw: true };
+}
+
 export const credentialsOf = (route: Pick<AnyRoute, 'auth'>): Credential[] =>
-  Array.isArray(route.auth) ? route.auth : [route.auth];
+  Array.isArray(route.auth) ? [...route.auth] : [route.auth as Credential];
+
+export const isToolRoute = (route: AnyRoute): route is ToolRoute =>
+  !route.raw && typeof route.tool === 'string';

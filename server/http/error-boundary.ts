@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
+import { InvalidCursor, ScopeGone, StorageFailure, StoreConflict } from '../store/errors.js';
 import { HttpError } from './errors.js';
 
 type Logger = Pick<Console, 'error'>;
@@ -22,6 +23,7 @@ export function errorBoundary(log: Logger = console): Middleware {
 }
 
 export function toResponse(error: unknown, log: Logger) {
+  error = fromStoreError(error);
   if (error instanceof HttpError)
     return { status: error.status, body: { error: error.message, ...error.details }, headers: error.headers };
   if (error instanceof ZodError) {
@@ -45,4 +47,16 @@ function clientMessage(error: unknown): string {
   if (type === 'encoding.unsupported') return 'Unsupported request body encoding';
   if (status === 415) return 'Unsupported content type: send application/json';
   return message;
+}
+
+/** The store's errors as the statuses a client can act on. */
+function fromStoreError(error: unknown): unknown {
+  if (error instanceof InvalidCursor) return new HttpError(400, error.message);
+  if (error instanceof StoreConflict) return new HttpError(409, `That ${error.field} is already taken`);
+  if (error instanceof ScopeGone) return new HttpError(410, 'This workspace was deleted');
+  if (error instanceof StorageFailure) {
+    if (error.full) return new HttpError(507, error.message);
+    return new HttpError(503, `${error.message}; nothing was saved, try again`, {}, { 'Retry-After': '5' });
+  }
+  return error;
 }

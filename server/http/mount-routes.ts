@@ -1,51 +1,55 @@
-// Builds every route's chain the same way: authenticate → authorize (one workspace, service) →
-// origin check for cookie writes → rate limit → validate → handler → write the result.
+// Mounts every route on HTTP: reads the credentials, the workspace header and the body off the request, hands the
+// call to invoke-route.ts, adds HTTP's own checks (the exact Origin for cookie writes, rate limits) and writes
+// the result.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../services.js';
-import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
-import { authorize, type WorkspaceDirectory } from './authorize.js';
+import { bearerOf, SESSION_COOKIE } from './authenticate.js';
+import type { Authorized } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { unsupportedMediaType } from './errors.js';
+import { type InvokeDeps, invokeRoute } from './invoke-route.js';
 import { addressedOrigins, checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
 import { readJsonBody } from './read-json.js';
 import { isReply, type Reply } from './reply.js';
 
-export type MountDeps = {
-  resolvers: CredentialResolvers;
-  workspaces: WorkspaceDirectory;
+export type MountDeps = InvokeDeps & {
   ownOrigins: () => string[];
   limiter: RateLimiter;
-  jsonLimit: string;
+  jsonLimit: number;
   publicUrl?: string;
-  services: Services;
 };
 
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = new Router();
-  const jsonLimit = Number.parseInt(deps.jsonLimit, 10);
   for (const route of routes) {
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
     router[verb](route.path, async function routeChain(ctx: Context) {
-      await runRoute(ctx, route, deps, jsonLimit);
+      const result = await invokeRoute(
+        route,
+        {
+          credentials: {
+            bearer: bearerOf(ctx.get('authorization') || undefined),
+            sessionToken: ctx.cookies.get(SESSION_COOKIE),
+          },
+          params: ctx.params,
+          query: ctx.query,
+          readBody: () => readJson(ctx, deps.jsonLimit),
+          requestedWorkspace: ctx.get('x-folio-workspace') || undefined,
+          // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
+          origin: deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`,
+          admit: (authorized) => admitHttp(ctx, authorized, deps),
+          ctx,
+        },
+        deps,
+      );
+      writeResult(ctx, result, route.status ?? 200);
     });
   }
   return router;
 }
 
-async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimit: number) {
-  const identified = identify(
-    {
-      bearer: bearerOf(ctx.get('authorization') || undefined),
-      sessionToken: ctx.cookies.get(SESSION_COOKIE),
-    },
-    deps.resolvers,
-  );
-  const { viewer, workspace } = authorize(
-    { route, identified, params: ctx.params, requestedWorkspace: ctx.get('x-folio-workspace') || undefined },
-    deps.workspaces,
-  );
+function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): void {
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
   if (viewer.kind === 'session' && workspace)
     checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx.req.headers.host, deps.ownOrigins()));
@@ -54,16 +58,6 @@ async function runRoute(ctx: Context, route: AnyRoute, deps: MountDeps, jsonLimi
   if (limitId) deps.limiter.take(limitId);
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
     deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
-  const params = route.params ? route.params.parse(ctx.params) : ctx.params;
-  const query = route.query ? route.query.parse(ctx.query) : undefined;
-  const body = route.body ? route.body.parse(await readJson(ctx, jsonLimit)) : undefined;
-  // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
-  const origin = deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
-  const result = await route.handler(
-    { workspace: workspace!, viewer, params, query, body, origin, ctx },
-    deps.services,
-  );
-  writeResult(ctx, result, route.status ?? 200);
 }
 
 async function readJson(ctx: Context, limit: number): Promise<unknown> {

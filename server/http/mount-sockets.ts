@@ -47,14 +47,14 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
     socket,
     match: match(socket.path, { decode: decodeURIComponent }),
   }));
-  http.on('upgrade', (req: IncomingMessage, stream: Duplex, head: Buffer) => {
+  http.on('upgrade', async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
     try {
       checkHost(req, deps.hostPolicy);
       const url = new URL(req.url ?? '/', 'http://placeholder');
       const found = routes.map((r) => ({ ...r, m: r.match(url.pathname) })).find((r) => r.m);
       if (!found?.m) throw new HttpError(404, `Not found: ${url.pathname}`);
       const params = found.m.params as Record<string, string>;
-      const input = authorizeUpgrade(req, url, found.socket, params, deps);
+      const input = await authorizeUpgrade(req, url, found.socket, params, deps);
       wss.handleUpgrade(req, stream, head, (ws) => found.socket.handler(ws, input, deps.services));
     } catch (error) {
       refuse(stream, error);
@@ -63,18 +63,18 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
   return wss;
 }
 
-function authorizeUpgrade(
+async function authorizeUpgrade(
   req: IncomingMessage,
   url: URL,
   socket: SocketDefinition,
   params: Record<string, string>,
   deps: SocketDeps,
-): SocketInput {
+): Promise<SocketInput> {
   const bearer = bearerOf(req.headers.authorization) ?? url.searchParams.get('client_secret') ?? undefined;
   const sessionToken = new Cookies(req, undefined as never).get(SESSION_COOKIE);
-  const identified = identify({ bearer, sessionToken }, deps.resolvers);
+  const identified = await identify({ bearer, sessionToken }, deps.resolvers);
   const requestedWorkspace = req.headers['x-folio-workspace'] as string | undefined;
-  const { viewer, workspace } = authorize(
+  const { viewer, workspace } = await authorize(
     { route: socket, identified, params, requestedWorkspace },
     deps.workspaces,
   );

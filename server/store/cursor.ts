@@ -10,7 +10,10 @@ export function encodeCursor<T extends Row>(row: T, orderBy: OrderBy<T>): string
 }
 
 /** The sort values and id a cursor carries; `InvalidCursor` when it does not fit `orderBy`. */
-export function decodeCursor<T extends Row>(cursor: string, orderBy: OrderBy<T>): { values: Scalar[]; id: string } {
+export function decodeCursor<T extends Row>(
+  cursor: string,
+  orderBy: OrderBy<T>,
+): { values: Scalar[]; id: string } {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -45,9 +45,14 @@ export class StorageFailure extends Error {
   readonly code: string | undefined;
   constructor(cause: NodeJS.ErrnoException) {
     const full = cause.code === 'ENOSPC' || cause.code === 'EDQUOT';
-    super(full ? 'The disk is full: free some space and try again' : `Storage failed: ${cause.code ?? cause.message}`, {
-      cause,
-    });
+    super(
+      full
+        ? 'The disk is full: free some space and try again'
+        : `Storage failed: ${cause.code ?? cause.message}`,
+      {
+        cause,
+      },
+    );
     this.name = 'StorageFailure';
     this.full = full;
     this.code = cause.code;

@@ -31,7 +31,13 @@ export function createScopeGate() {
     idle.delete(scope);
   }
 
-  return { assertOpen, enter, drop, markDropped: (scope: string) => void dropped.add(scope), isDropped: (s: string) => dropped.has(s) };
+  return {
+    assertOpen,
+    enter,
+    drop,
+    markDropped: (scope: string) => void dropped.add(scope),
+    isDropped: (s: string) => dropped.has(s),
+  };
 }
 
 export type ScopeGate = ReturnType<typeof createScopeGate>;

@@ -1,8 +1,9 @@
 /** The assets API (spec §4.2): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
 import { z } from 'zod';
 import { bearerOf } from '../../http/authenticate.js';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
+import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { presentAsset } from './present-asset.js';
 import {
@@ -25,20 +26,24 @@ const CLIENT_CORS = {
   'Access-Control-Max-Age': '600',
 };
 
-export const uploadAsset = defineRoute({
+export const uploadAsset = defineRawRoute({
   method: 'POST',
   path: '/api/v1/uploads',
   auth: ['session', 'key'],
   service: 'assets',
-  rawBody: true,
   requestContentType: 'multipart/form-data',
   response: Asset,
   status: 201,
   summary: 'Upload a file as a new asset',
   description:
     'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
-  handler: async ({ workspace, origin, ctx }, { assets }) =>
-    presentAsset(await assets.upload(workspace.id, ctx.req), origin),
+  handler: async ({ workspace, origin, ctx }, { assets, store, config }) => {
+    const received = await receiveMultipart(ctx.req, {
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.uploadBytes,
+    });
+    return presentAsset(await assets.upload(workspace.id, received), origin);
+  },
 });
 
 export const mintUploadGrant = defineRoute({
@@ -49,15 +54,12 @@ export const mintUploadGrant = defineRoute({
   body: MintGrantBody,
   response: UploadGrant,
   status: 201,
+  tool: 'assets_mint_grant',
   summary: 'Mint a short-lived, single-use client-upload grant',
   description:
     'Body (all optional): `expiresIn` seconds (default 600, max 3600), `maxBytes`, `allowedTypes` (content types like image/png or image/*, or asset types like audio), `displayName`, `tags`. The browser then POSTs multipart to `uploadUrl` with `Authorization: Bearer <grant>`.',
   handler: async ({ workspace, viewer, body, origin }, { assets }) => {
-    const { secret, record } = await assets.grants.mint(
-      workspace.id,
-      viewer.kind === 'key' ? viewer.keyId : undefined,
-      body,
-    );
+    const { secret, record } = await assets.grants.mint(workspace.id, viewer.keyId, body);
     const { maxBytes, allowedTypes } = record;
     return {
       grant: secret,
@@ -69,24 +71,24 @@ export const mintUploadGrant = defineRoute({
   },
 });
 
-export const clientUpload = defineRoute({
+export const clientUpload = defineRawRoute({
   method: 'POST',
   path: '/api/v1/uploads/client',
   auth: ['grant', 'public'],
   grantPurpose: 'upload',
-  rawBody: true,
   requestContentType: 'multipart/form-data',
   response: Asset,
   status: 201,
   summary: 'Upload one file with a client-upload grant (no key, no cookies)',
   description:
     'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
-  handler: async ({ origin, ctx }, { assets }) => {
+  handler: async ({ origin, ctx }, { assets, store, config }) => {
     ctx.set(CLIENT_CORS); // before anything can fail, so the browser can read error bodies too
     const bearer = bearerOf(ctx.get('authorization') || undefined);
     const record = await assets.uploadWithGrant(
-      ctx.req,
       bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
+      (beforeFile) =>
+        receiveMultipart(ctx.req, { tmpDir: store.tmpDir, maxBytes: config.limits.uploadBytes, beforeFile }),
     );
     return presentAsset(record, origin);
   },
@@ -108,11 +110,12 @@ export const listAssets = defineRoute({
   service: 'assets',
   query: ListAssetsQuery,
   response: AssetList,
+  tool: 'assets_list',
   summary: 'List assets, newest first',
   description:
     '`type` (image|audio|video|document|svg|other), `search` (displayName, filename, tags), `tags` (comma list, all must match), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
-  handler: ({ workspace, query, origin }, { assets }) => {
-    const page = assets.list(workspace.id, query);
+  handler: async ({ workspace, query, origin }, { assets }) => {
+    const page = await assets.list(workspace.id, query);
     return {
       data: page.rows.map((a: AssetRecord) => presentAsset(a, origin)),
       nextCursor: page.nextCursor,
@@ -127,9 +130,10 @@ export const getAsset = defineRoute({
   service: 'assets',
   params: AssetParams,
   response: Asset,
+  tool: 'assets_get',
   summary: 'Get one asset',
-  handler: ({ workspace, params, origin }, { assets }) =>
-    presentAsset(assets.get(workspace.id, params.id), origin),
+  handler: async ({ workspace, params, origin }, { assets }) =>
+    presentAsset(await assets.get(workspace.id, params.id), origin),
 });
 
 export const updateAsset = defineRoute({
@@ -140,6 +144,7 @@ export const updateAsset = defineRoute({
   params: AssetParams,
   body: PatchAssetBody,
   response: Asset,
+  tool: 'assets_update',
   summary: 'Update displayName and/or tags',
   handler: async ({ workspace, params, body, origin }, { assets }) =>
     presentAsset(await assets.update(workspace.id, params.id, body), origin),
@@ -153,6 +158,7 @@ export const deleteAsset = defineRoute({
   params: AssetParams,
   response: z.void(),
   status: 204,
+  tool: 'assets_delete',
   summary: 'Delete an asset, its bytes and its cached image derivatives',
   handler: async ({ workspace, params }, { assets }) => {
     if (!(await assets.remove(workspace.id, params.id))) throw notFound('Asset');
@@ -160,7 +166,7 @@ export const deleteAsset = defineRoute({
   },
 });
 
-export const assetApiRoutes = [
+export const assetApiRoutes = {
   uploadAsset,
   mintUploadGrant,
   clientUpload,
@@ -169,4 +175,4 @@ export const assetApiRoutes = [
   getAsset,
   updateAsset,
   deleteAsset,
-];
+};

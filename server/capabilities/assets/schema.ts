@@ -20,7 +20,7 @@ export const DisplayName = z
   .min(1, 'displayName must not be empty')
   .max(200, 'displayName has at most 200 characters');
 
-/** What is stored; bytes live at <workspaceDir>/files/<id>. */
+/** What is stored; the bytes are the blob `workspaces/<workspaceId>/files/<id>`. */
 export type AssetRecord = {
   id: string;
   key: string;
@@ -34,6 +34,8 @@ export type AssetRecord = {
   width?: number;
   height?: number;
   duration?: number;
+  /** Lower-cased names and tags, for `search` (collections.ts). */
+  searchText: string;
   createdAt: string;
   updatedAt: string;
 };
@@ -130,7 +132,9 @@ export type UploadGrantRecord = {
   allowedTypes?: string[];
   displayName?: string;
   tags?: string[];
-  usedAt?: string;
+  /** Set while an upload holds the grant (single use: one claim at a time); cleared if it fails. */
+  claimedAt?: string | null;
+  usedAt?: string | null;
   assetId?: string;
 };
 

@@ -4,20 +4,19 @@
  */
 import contentDisposition from 'content-disposition';
 import type { Context } from 'koa';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRawRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { sendFile } from '../../http/send-file.js';
 import { resolveImageVariant } from './image/image-variant.js';
-import { type AssetRecord, KeyParams } from './schema.js';
-
-type FoundAsset = { record: AssetRecord; path: string };
+import { KeyParams } from './schema.js';
+import type { FoundAsset } from './service.js';
 
 /** Active content (SVG, HTML) opened from /f still cannot run: opaque origin, nothing loads (reliability §3). */
 const SANDBOX_CSP = "default-src 'none'; sandbox";
 const FILE_CACHE = 'public, max-age=86400';
 
-export const serveFile = defineRoute({
+export const serveFile = defineRawRoute({
   method: 'GET',
   path: '/f/:key',
   auth: 'public',
@@ -25,14 +24,14 @@ export const serveFile = defineRoute({
   hidden: true,
   summary: 'Any asset as a forced download',
   handler: async ({ params, ctx }, { assets }) => {
-    const found = assets.byKey(params.key);
+    const found = await assets.byKey(params.key);
     if (!found) throw notFound('File');
     const { filename } = found.record;
     return sendAsset(ctx, found, contentDisposition(filename, { fallback: asciiFallback(filename) }));
   },
 });
 
-export const serveAudio = defineRoute({
+export const serveAudio = defineRawRoute({
   method: 'GET',
   path: '/audio/:key',
   auth: 'public',
@@ -40,13 +39,13 @@ export const serveAudio = defineRoute({
   hidden: true,
   summary: 'Audio or video, inline, with Range so players can seek',
   handler: async ({ params, ctx }, { assets }) => {
-    const found = assets.byKey(params.key);
+    const found = await assets.byKey(params.key);
     if (!found || (found.record.type !== 'audio' && found.record.type !== 'video')) throw notFound('Audio');
     return sendAsset(ctx, found, 'inline');
   },
 });
 
-export const serveImage = defineRoute({
+export const serveImage = defineRawRoute({
   method: 'GET',
   path: '/img/{*chain}',
   auth: 'public',
@@ -66,10 +65,11 @@ export const serveImage = defineRoute({
   },
 });
 
-export const assetServeRoutes = [serveFile, serveAudio, serveImage];
+export const assetServeRoutes = { serveFile, serveAudio, serveImage };
 
 /** The stored bytes of an asset, sandboxed whatever they are; `disposition` says download or inline. */
 function sendAsset(ctx: Context, { record, path }: FoundAsset, disposition: string) {
+  if (!path) throw new Error('Serving bytes that are not local files needs a streaming path');
   return send(ctx, {
     path,
     contentType: record.contentType,

@@ -1,17 +1,15 @@
 /** Assets: uploads (direct, grant, from a file on disk), records, usage, and lookups for the serve routes. */
-
 import { rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 import { isAssetKey, newAssetKey } from './asset-key.js';
-import { listAssetRecords } from './asset-list.js';
+import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
 import { createImageCache } from './image/image-cache.js';
-import { receiveMultipart } from './ingest/receive-multipart.js';
-import { type FileRules, type IncomingFile, storeFile } from './ingest/store-file.js';
+import { type FileRules, type IncomingFile, inspectFile } from './ingest/inspect-file.js';
 import {
   type AssetRecord,
   DisplayName,
@@ -34,73 +32,72 @@ export interface NewAssetMeta {
   tags?: string[];
 }
 
-const COLLECTION = 'assets';
+/** What the serve routes need: the record and, on a local file system, the file itself. */
+export type FoundAsset = {
+  record: AssetRecord;
+  workspaceId: string;
+  blobKey: string;
+  path: string | undefined;
+};
+
+/** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
+export type Receive = (
+  beforeFile?: (fields: Record<string, string>) => Promise<{ maxBytes?: number } | undefined>,
+) => Promise<ReceivedFile>;
 
 export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }: AssetServiceDeps) {
-  const keys = new Map<string, { workspaceId: string; id: string }>(); // serve routes carry no workspace
-  for (const workspaceId of store.scopes(COLLECTION)) {
-    for (const a of assets(workspaceId).all()) keys.set(a.key, { workspaceId, id: a.id });
-  }
   const grants = createUploadGrants(store);
   const imageCache = createImageCache({
     dir: join(config.dataDir, 'cache', 'img'),
     maxBytes: imageCacheBytes,
   });
+  const assets = (workspaceId: string) => store.collection(assetsCollection, workspaceId);
 
-  function assets(workspaceId: string) {
-    return store.collection<AssetRecord>(COLLECTION, workspaceId);
-  }
-
-  const filePathOf = (workspaceId: string, id: string) => join(store.workspaceDir(workspaceId), 'files', id);
-
-  /** Moves `file` (which this takes ownership of) into the workspace and inserts its record. */
+  /** Checks `file` (which this takes ownership of), moves its bytes into the store and inserts its record. */
   async function create(
     workspaceId: string,
     file: IncomingFile,
-    meta: NewAssetMeta,
+    meta: NewAssetMeta & { id?: string },
     rules?: FileRules,
   ): Promise<AssetRecord> {
-    const id = newId('ast');
-    const target = filePathOf(workspaceId, id);
-    const stored = await storeFile(file, target, rules);
+    const inspected = await inspectFile(file, rules);
+    const id = meta.id ?? newId('ast');
+    const blobKey = assetBlobKey(workspaceId, id);
+    try {
+      await store.blobs.putFile(blobKey, file.path);
+    } catch (error) {
+      await rm(file.path, { force: true });
+      throw error;
+    }
     const now = new Date().toISOString();
+    const displayName = meta.displayName ?? file.filename;
+    const tags = meta.tags ?? [];
     const record: AssetRecord = {
       id,
       key: newAssetKey(),
-      displayName: meta.displayName ?? file.filename,
+      displayName,
       filename: file.filename,
-      tags: meta.tags ?? [],
-      type: stored.assetType,
-      size: stored.size,
-      contentType: stored.contentType,
-      sha256: stored.sha256,
-      ...(stored.width ? { width: stored.width, height: stored.height } : {}),
-      ...(stored.duration !== undefined ? { duration: stored.duration } : {}),
+      tags,
+      type: inspected.assetType,
+      size: inspected.size,
+      contentType: inspected.contentType,
+      sha256: inspected.sha256,
+      ...(inspected.width ? { width: inspected.width, height: inspected.height } : {}),
+      ...(inspected.duration !== undefined ? { duration: inspected.duration } : {}),
+      searchText: searchTextOf({ displayName, filename: file.filename, tags }),
       createdAt: now,
       updatedAt: now,
     };
     try {
-      await assets(workspaceId).insert(record);
+      return await assets(workspaceId).insert(record);
     } catch (error) {
-      await rm(target, { force: true });
+      await store.blobs.delete(blobKey); // a record never points at nothing, and bytes never lack a record
       throw error;
     }
-    keys.set(record.key, { workspaceId, id });
-    return record;
   }
 
-  /** POST /api/v1/uploads: multipart, field `file`, optional `displayName` and `tags` before or after it. */
-  async function upload(workspaceId: string, req: IncomingMessage): Promise<AssetRecord> {
-    const received = await receiveMultipart(req, {
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.uploadBytes,
-    });
-    const file = {
-      path: received.tmpPath,
-      filename: received.filename,
-      size: received.size,
-      sha256: received.sha256,
-    };
+  /** POST /api/v1/uploads: the received file, with optional `displayName` and `tags` fields. */
+  async function upload(workspaceId: string, received: ReceivedFile): Promise<AssetRecord> {
     let meta: NewAssetMeta;
     try {
       meta = metaFromFields(received.fields);
@@ -108,50 +105,39 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       await rm(received.tmpPath, { force: true });
       throw error;
     }
-    return create(workspaceId, file, meta);
+    return create(workspaceId, incoming(received), meta);
   }
 
-  /** POST /api/v1/uploads/client: the grant comes as a bearer token or as a form field before the file. */
-  async function uploadWithGrant(req: IncomingMessage, bearer: string | undefined): Promise<AssetRecord> {
-    let claim = bearer ? grants.claim(bearer) : undefined; // claimed before a byte is read: the race is decided here
+  /** POST /api/v1/uploads/client: the grant comes as a bearer token, or as a form field before the file. */
+  async function uploadWithGrant(bearer: string | undefined, receive: Receive): Promise<AssetRecord> {
+    // Claimed before a byte is read: the race between uses is decided here.
+    let claim = bearer ? await grants.claim(bearer) : undefined;
     try {
-      const received = await receiveMultipart(req, {
-        tmpDir: store.tmpDir,
-        maxBytes: config.limits.uploadBytes,
-        beforeFile: (fields) => {
-          claim ??= grants.claim(fields.grant);
-          return { maxBytes: claim.grant.maxBytes };
-        },
+      const received = await receive(async (fields) => {
+        claim ??= await grants.claim(fields.grant);
+        return { maxBytes: claim.grant.maxBytes };
       });
       const { grant } = claim!;
-      const file = {
-        path: received.tmpPath,
-        filename: received.filename,
-        size: received.size,
-        sha256: received.sha256,
-      };
       const record = await create(
         grant.workspaceId,
-        file,
+        incoming(received),
         { displayName: grant.displayName, tags: grant.tags },
-        {
-          maxBytes: grant.maxBytes,
-          allowedTypes: grant.allowedTypes,
-        },
+        { maxBytes: grant.maxBytes, allowedTypes: grant.allowedTypes },
       );
       await claim!.consume(record.id);
       return record;
     } catch (error) {
-      claim?.release(); // no asset was created: the holder may retry while the grant is valid
-      req.resume(); // refused before the body was read (410/401): drain it so the client sees the answer
+      await claim?.release(); // no asset was made: the holder may retry while the grant is valid
       throw error;
     }
   }
 
-  /** For other capabilities (chunked transcription uploads): takes ownership of a file already on disk. */
+  /** For other capabilities (chunked uploads, realtime): takes ownership of a file already on local disk. */
   async function createFromFile(
     workspaceId: string,
     input: {
+      /** A fixed id, so a retried step finds the asset it made before (chunked complete). */
+      id?: string;
       path: string;
       filename: string;
       contentType?: string;
@@ -166,74 +152,120 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       contentTypeHint: input.contentType,
       sha256: input.sha256,
     };
-    return create(workspaceId, file, { displayName: input.displayName, tags: input.tags });
+    return create(workspaceId, file, { id: input.id, displayName: input.displayName, tags: input.tags });
   }
 
-  function get(workspaceId: string, id: string): AssetRecord {
-    const record = assets(workspaceId).find(id);
+  async function get(workspaceId: string, id: string): Promise<AssetRecord> {
+    const record = await assets(workspaceId).get(id);
     if (!record) throw notFound('Asset');
     return record;
   }
 
   async function update(workspaceId: string, id: string, patch: PatchAssetBody): Promise<AssetRecord> {
-    get(workspaceId, id);
-    const updated = await assets(workspaceId).update(id, { ...patch, updatedAt: new Date().toISOString() });
+    const current = await get(workspaceId, id);
+    const next = { ...current, ...patch };
+    const updated = await assets(workspaceId).update(id, {
+      ...patch,
+      searchText: searchTextOf(next),
+      updatedAt: new Date().toISOString(),
+    });
     if (!updated) throw notFound('Asset');
     return updated;
   }
 
   /** Deletes the record, its bytes and its cached derivatives. False when it did not exist. */
   async function remove(workspaceId: string, id: string): Promise<boolean> {
-    const record = assets(workspaceId).find(id);
-    if (!record) return false;
-    keys.delete(record.key); // stop serving first
-    await assets(workspaceId).remove(id);
-    await rm(filePathOf(workspaceId, id), { force: true });
+    const record = await assets(workspaceId).get(id);
+    if (!record || !(await assets(workspaceId).remove(id))) return false; // the record first: serving stops
+    await store.blobs.delete(assetBlobKey(workspaceId, id));
     await imageCache.removeKey(record.key);
     return true;
   }
 
-  /** Resolves a public serve key to its record and file; undefined for malformed or unknown keys. */
-  function byKey(key: string): { record: AssetRecord; path: string } | undefined {
+  /** Resolves a public serve key to its record and bytes; undefined for malformed or unknown keys. */
+  async function byKey(key: string): Promise<FoundAsset | undefined> {
     if (!isAssetKey(key)) return undefined;
-    const ref = keys.get(key);
-    const record = ref && assets(ref.workspaceId).find(ref.id);
-    return record && { record, path: filePathOf(ref.workspaceId, record.id) };
+    const found = await store.lookup(assetsCollection, 'key', key);
+    if (!found) return undefined;
+    const blobKey = assetBlobKey(found.workspaceId, found.row.id);
+    return { record: found.row, workspaceId: found.workspaceId, blobKey, path: store.blobs.pathOf(blobKey) };
+  }
+
+  /** A local path to an asset's bytes for a native tool (ffmpeg, Whisper); release it when done. */
+  async function localFile(workspaceId: string, id: string) {
+    await get(workspaceId, id);
+    const local = await store.blobs.localFile(assetBlobKey(workspaceId, id));
+    if (!local) throw notFound('Asset file');
+    return local;
   }
 
   /** Exact: summed from the records, which are written only once the bytes are in place. */
-  function usage(workspaceId: string): Usage {
-    const rows = assets(workspaceId).all();
-    return { assets: rows.length, bytes: rows.reduce((n, a) => n + a.size, 0) };
+  async function usage(workspaceId: string): Promise<Usage> {
+    const rows = assets(workspaceId);
+    return { assets: await rows.count(), bytes: await rows.sum('size') };
   }
 
-  /** Call when a workspace is dropped: forgets its keys and cached derivatives (its files go with its dir). */
+  /** Called before a workspace is dropped: forgets its cached derivatives (its blobs go with it). */
   async function forgetWorkspace(workspaceId: string): Promise<void> {
-    for (const [key, ref] of keys) {
-      if (ref.workspaceId !== workspaceId) continue;
-      keys.delete(key);
-      await imageCache.removeKey(key);
+    for (const asset of await assets(workspaceId).all()) await imageCache.removeKey(asset.key);
+  }
+
+  /**
+   * Removes bytes that have no record: an upload cut off by a crash between moving its bytes in and writing its
+   * record. Files younger than `graceMs` may belong to an upload still under way and are left alone.
+   */
+  async function sweepOrphans(graceMs: number): Promise<number> {
+    let swept = 0;
+    const cutoff = Date.now() - graceMs;
+    for (const workspaceId of await store.workspacesWith(assetsCollection)) {
+      for await (const blob of store.blobs.list(`workspaces/${workspaceId}/files`)) {
+        if (blob.modifiedAt.getTime() > cutoff) continue;
+        const id = blob.key.slice(blob.key.lastIndexOf('/') + 1);
+        if (await assets(workspaceId).get(id)) continue;
+        await store.blobs.delete(blob.key);
+        swept++;
+      }
     }
+    return swept;
   }
 
   return {
     upload,
     uploadWithGrant,
     createFromFile,
-    list: (workspaceId: string, query: ListAssetsQuery) => listAssetRecords(assets(workspaceId).all(), query),
+    list: (workspaceId: string, query: ListAssetsQuery) =>
+      assets(workspaceId).list({
+        where: {
+          ...(query.type && { type: query.type }),
+          ...(query.tags.length && { tags: { hasAll: query.tags } }),
+        },
+        search: query.search?.trim()
+          ? { text: query.search.trim().toLowerCase(), fields: ['searchText'] }
+          : undefined,
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
     get,
     update,
     remove,
-    filePath: (workspaceId: string, id: string) => filePathOf(workspaceId, get(workspaceId, id).id),
     byKey,
+    localFile,
     usage,
     forgetWorkspace,
+    sweepOrphans,
     grants,
     imageCache,
   };
 }
 
 export type AssetService = ReturnType<typeof createAssetService>;
+
+const incoming = (received: ReceivedFile): IncomingFile => ({
+  path: received.tmpPath,
+  filename: received.filename,
+  size: received.size,
+  sha256: received.sha256,
+});
 
 function metaFromFields(fields: Record<string, string>): NewAssetMeta {
   const meta: NewAssetMeta = {};

@@ -1,37 +1,32 @@
 /**
- * Client-upload grants (DESIGN §3 Grants): `fg_` + 32 base62 chars, stored as a SHA-256 hash only.
- * Single use even under races: a grant is *claimed* synchronously in memory before any byte is read, so a
- * concurrent attempt sees it taken (410). A claim is released again if the upload fails without creating an asset
- * (too large, wrong type, aborted), so the same browser can retry within the lifetime; it is consumed only
- * when an asset exists. So "single use" means: at most one asset per grant.
+ * Client-upload grants: `fg_` + 32 base62 chars, stored as a SHA-256 hash only. Single use even under races: a
+ * grant is *claimed* by one conditional write before any byte is read, so a concurrent attempt finds it taken
+ * (410). A claim is released if the upload fails without creating an asset (too large, wrong type, aborted), so the
+ * same browser may retry within the lifetime; it is consumed when the asset exists. "Single use" means at most one
+ * asset per grant. Expired grants are swept (sweep()).
  */
 import { createHash } from 'node:crypto';
 import { gone, unauthorized } from '../../http/errors.js';
 import type { GrantInfo } from '../../http/viewer.js';
 import { newId, randomBase62 } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
+import { uploadGrants } from './collections.js';
 import type { MintGrantBody, UploadGrantRecord } from './schema.js';
 
 export const GRANT_PREFIX = 'fg_';
-const COLLECTION = 'upload-grants';
 const GRANT_SECRET = /^fg_[0-9A-Za-z]{32}$/;
+/** A claim older than this belongs to an upload that died with its server; the grant may be claimed again. */
+const STALE_CLAIM_MS = 6 * 3600_000;
 
 export interface GrantClaim {
   grant: UploadGrantRecord;
   consume(assetId: string): Promise<void>;
-  release(): void;
+  release(): Promise<void>;
 }
 
 export function createUploadGrants(store: Store, now: () => number = () => Date.now()) {
-  const byHash = new Map<string, { workspaceId: string; id: string }>();
-  const claimed = new Set<string>();
-  for (const workspaceId of store.scopes(COLLECTION)) {
-    for (const g of grants(workspaceId).all()) byHash.set(g.hash, { workspaceId, id: g.id });
-  }
-
-  function grants(workspaceId: string) {
-    return store.collection<UploadGrantRecord>(COLLECTION, workspaceId);
-  }
+  const grants = (workspaceId: string) => store.collection(uploadGrants, workspaceId);
+  const iso = (ms = now()) => new Date(ms).toISOString();
 
   /** Mints a grant; the secret is returned once and only its hash is kept. */
   async function mint(workspaceId: string, keyId: string | undefined, body: MintGrantBody) {
@@ -42,50 +37,74 @@ export function createUploadGrants(store: Store, now: () => number = () => Date.
       hash: hashSecret(secret),
       workspaceId,
       keyId,
-      createdAt: new Date(createdAt).toISOString(),
-      expiresAt: new Date(createdAt + body.expiresIn * 1000).toISOString(),
+      createdAt: iso(createdAt),
+      expiresAt: iso(createdAt + body.expiresIn * 1000),
       maxBytes: body.maxBytes,
       allowedTypes: body.allowedTypes,
       displayName: body.displayName,
       tags: body.tags,
+      claimedAt: null,
+      usedAt: null,
     };
     await grants(workspaceId).insert(record);
-    byHash.set(record.hash, { workspaceId, id: record.id });
     return { secret, record };
   }
 
-  function find(secret: string): UploadGrantRecord | undefined {
+  async function find(secret: string): Promise<UploadGrantRecord | undefined> {
     if (!GRANT_SECRET.test(secret)) return undefined;
-    const ref = byHash.get(hashSecret(secret));
-    return ref && grants(ref.workspaceId).find(ref.id);
+    return (await store.lookup(uploadGrants, 'hash', hashSecret(secret)))?.row;
   }
 
   /** For authenticate.ts: any known grant identifies (so a used one can answer 410, not 401). */
-  function resolve(secret: string): GrantInfo | undefined {
-    const grant = find(secret);
+  async function resolve(secret: string): Promise<GrantInfo | undefined> {
+    const grant = await find(secret);
     return grant && { id: grant.id, purpose: 'upload', workspaceId: grant.workspaceId };
   }
 
-  /** Synchronous check-and-set: the atomic step that makes a grant single-use under concurrency. */
-  function claim(secret: string | undefined): GrantClaim {
-    const grant = secret ? find(secret) : undefined;
+  /** One conditional write: of any number of racing claims, exactly one holds the grant. */
+  async function claim(secret: string | undefined): Promise<GrantClaim> {
+    const grant = secret ? await find(secret) : undefined;
     if (!grant)
       throw unauthorized(
         'Send a valid upload grant as `Authorization: Bearer fg_...` or a form field "grant" before the file',
       );
-    if (grant.usedAt || claimed.has(grant.id)) throw gone('This upload grant was already used');
+    if (grant.usedAt) throw gone('This upload grant was already used');
     if (Date.parse(grant.expiresAt) <= now()) throw gone('This upload grant has expired');
-    claimed.add(grant.id);
+    if (grant.claimedAt && now() - Date.parse(grant.claimedAt) < STALE_CLAIM_MS)
+      throw gone('This upload grant was already used');
+    const rows = grants(grant.workspaceId);
+    const claimedAt = iso();
+    // Compare-and-set on the claim we saw: a racing claim changed it, so only one of them writes.
+    const claimed = await rows.update(
+      grant.id,
+      { claimedAt },
+      { if: { usedAt: null, claimedAt: grant.claimedAt ?? null } },
+    );
+    if (!claimed) throw gone('This upload grant was already used');
     return {
-      grant,
-      release: () => claimed.delete(grant.id),
+      grant: claimed,
+      release: async () => {
+        await rows.update(grant.id, { claimedAt: null }, { if: { claimedAt } });
+      },
       consume: async (assetId) => {
-        await grants(grant.workspaceId).update(grant.id, { usedAt: new Date(now()).toISOString(), assetId });
+        await rows.update(grant.id, { usedAt: iso(), assetId }, { if: { claimedAt } });
       },
     };
   }
 
-  return { mint, resolve, claim, prefix: GRANT_PREFIX };
+  /** Removes grants that expired more than an hour ago (used ones keep their asset; the grant is no longer needed). */
+  async function sweep(): Promise<number> {
+    const before = iso(now() - 3600_000);
+    let swept = 0;
+    for (const workspaceId of await store.workspacesWith(uploadGrants)) {
+      for (const grant of await grants(workspaceId).all({ expiresAt: { lt: before } })) {
+        if (await grants(workspaceId).remove(grant.id, { if: { expiresAt: grant.expiresAt } })) swept++;
+      }
+    }
+    return swept;
+  }
+
+  return { mint, resolve, claim, sweep, prefix: GRANT_PREFIX };
 }
 
 export type UploadGrants = ReturnType<typeof createUploadGrants>;

@@ -27,3 +27,5 @@ or the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`,
     );
   },
 });
+
+export const homeRoutes = { homePage };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../http/authenticate.js';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { gone } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { CallbackQuery, Me, Profile, SignInBody, UpdateProfileBody } from './schema.js';
@@ -11,14 +11,23 @@ export const getMe = defineRoute({
   auth: ['session', 'key'],
   allowUnapproved: true,
   response: Me,
+  tool: 'account_me',
   summary: 'Your profile and the workspace this credential acts on',
   description:
     'A signed-in session that is not yet approved gets `{ isApproved: false, email }` (not an error).',
-  handler: ({ viewer, workspace }, { identity, keys }) => {
-    if (viewer.kind === 'session' && !viewer.userId) return { isApproved: false, email: viewer.email };
-    const profile = identity.profile(viewer.kind === 'session' ? viewer.userId! : workspace.ownerId);
-    const key = viewer.kind === 'key' ? keys.describe(viewer.keyId) : undefined;
-    return { isApproved: true, profile, workspace, viaKey: viewer.kind === 'key', ...(key && { key }) };
+  handler: async ({ viewer, workspace }, { identity, keys }) => {
+    if (viewer.kind === 'session' && !viewer.userId)
+      return { isApproved: false as const, email: viewer.email };
+    const profile = await identity.profile(viewer.kind === 'session' ? viewer.userId! : workspace.ownerId);
+    const key = viewer.kind === 'key' ? await keys.describe(viewer.keyId) : undefined;
+    const { id, name, ownerId } = workspace;
+    return {
+      isApproved: true as const,
+      profile,
+      workspace: { id, name, ownerId },
+      viaKey: viewer.kind === 'key',
+      ...(key && { key }),
+    };
   },
 });
 
@@ -29,8 +38,7 @@ export const updateMe = defineRoute({
   body: UpdateProfileBody,
   response: Profile,
   summary: 'Update your profile (session only)',
-  handler: ({ viewer, body }, { identity }) =>
-    identity.updateProfile(viewer.kind === 'session' ? viewer.userId! : '', body),
+  handler: ({ viewer, body }, { identity }) => identity.updateProfile(viewer.userId!, body),
 });
 
 export const signIn = defineRoute({
@@ -50,7 +58,7 @@ export const signIn = defineRoute({
   },
 });
 
-export const signInCallback = defineRoute({
+export const signInCallback = defineRawRoute({
   method: 'GET',
   path: '/auth/callback',
   auth: 'public',
@@ -73,7 +81,7 @@ export const signInCallback = defineRoute({
   },
 });
 
-export const signOut = defineRoute({
+export const signOut = defineRawRoute({
   method: 'POST',
   path: '/auth/sign-out',
   auth: 'session',
@@ -81,10 +89,10 @@ export const signOut = defineRoute({
   summary: 'End this session',
   tag: 'identity',
   handler: async ({ viewer, ctx }, { identity }) => {
-    if (viewer.kind === 'session') await identity.signOut(viewer.sessionId);
+    await identity.signOut(viewer.sessionId);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
     return reply.empty(204);
   },
 });
 
-export const identityRoutes = [getMe, updateMe, signIn, signInCallback, signOut];
+export const identityRoutes = { getMe, updateMe, signIn, signInCallback, signOut };

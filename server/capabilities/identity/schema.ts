@@ -25,6 +25,10 @@ export const Me = z.union([
     profile: Profile,
     workspace: WorkspaceSummary,
     viaKey: z.boolean(),
+    key: z
+      .object({ id: z.string(), name: z.string(), prefix: z.string(), services: z.array(z.string()) })
+      .optional()
+      .describe('The API key making this call, when one is'),
   }),
   z.object({ isApproved: z.literal(false), email: z.string() }),
 ]);

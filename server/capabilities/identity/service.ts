@@ -3,9 +3,10 @@ import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
 import type { Viewer } from '../../http/viewer.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 import type { WorkspaceService } from '../workspaces/service.js';
-import type { Profile, SessionRow, SignInTokenRow, User, WaitlistEntry } from './schema.js';
+import * as collections from './collections.js';
+import type { Profile, User, WaitlistEntry } from './schema.js';
 import { hashToken, newToken } from './tokens.js';
 
 const SESSION_DAYS = 30;
@@ -19,15 +20,15 @@ export type IdentityDeps = {
 };
 
 export function createIdentityService({ store, config, workspaces, log }: IdentityDeps) {
-  const users = store.instance<User>('users');
-  const sessions = store.instance<SessionRow>('sessions');
-  const links = store.instance<SignInTokenRow>('sign-in-links');
-  const waitlist = store.instance<WaitlistEntry>('waitlist');
+  const users = store.instance(collections.users);
+  const sessions = store.instance(collections.sessions);
+  const links = store.instance(collections.signInLinks);
+  const waitlist = store.instance(collections.waitlist);
   const recentLinks: { email: string; url: string; expiresAt: string }[] = [];
   const now = () => new Date().toISOString();
 
-  const userByEmail = (email: string) => users.filter((u) => u.email === email)[0];
-  const entryOf = (email: string) => waitlist.filter((e) => e.email === email)[0];
+  const userByEmail = async (email: string) => (await store.lookup(collections.users, 'email', email))?.row;
+  const entryOf = async (email: string) => (await store.lookup(collections.waitlist, 'email', email))?.row;
   const isOwnerEmail = (email: string) => email === config.ownerEmail;
 
   /** The owner is always on the safelist as invited (DESIGN §2). */
@@ -36,13 +37,19 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   async function setStatus(email: string, status: WaitlistEntry['status']): Promise<WaitlistEntry> {
-    const entry = entryOf(email);
+    const entry = await entryOf(email);
     if (entry)
       return entry.status === status
         ? entry
-        : (await waitlist.update(entry.id, { status, updatedAt: now() }))!;
+        : ((await waitlist.update(entry.id, { status, updatedAt: now() })) ?? entry);
     const at = now();
-    return waitlist.insert({ id: newId('wl'), email, status, createdAt: at, updatedAt: at });
+    return waitlist
+      .insert({ id: newId('wl'), email, status, createdAt: at, updatedAt: at })
+      .catch(async (error) => {
+        const raced = await entryOf(email); // another request added it first: it wins
+        if (!raced) throw error;
+        return raced;
+      });
   }
 
   /**
@@ -64,10 +71,12 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
 
   /** Redeems a link once. Invited → approved session (first time: profile + personal workspace); else pending. */
   async function redeemLink(token: string): Promise<{ token: string; maxAgeMs: number } | undefined> {
-    const link = links.find(hashToken(token));
-    if (!link || link.usedAt || link.expiresAt < now()) return undefined;
-    await links.update(link.id, { usedAt: now() });
-    const entry = entryOf(link.email);
+    const id = hashToken(token);
+    const at = now();
+    // One step: of two requests racing with the same link, exactly one redeems it.
+    const link = await links.update(id, { usedAt: at }, { if: { usedAt: null, expiresAt: { gt: at } } });
+    if (!link) return undefined;
+    const entry = await entryOf(link.email);
     const user = entry?.status === 'invited' ? await ensureUser(link.email) : undefined;
     if (!entry) await setStatus(link.email, 'pending');
     const sessionToken = newToken();
@@ -83,22 +92,23 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   async function ensureUser(email: string): Promise<User> {
-    const existing = userByEmail(email);
+    const existing = await userByEmail(email);
     if (existing) return existing;
     const at = now();
-    const user = await users.insert({
-      id: newId('usr'),
-      email,
-      name: email.split('@')[0],
-      createdAt: at,
-      updatedAt: at,
-    });
-    await workspaces.create(user.id, 'Personal', { personal: true });
+    const user = await users
+      .insert({ id: newId('usr'), email, name: email.split('@')[0], createdAt: at, updatedAt: at })
+      .catch(async (error) => {
+        const raced = await userByEmail(email);
+        if (!raced) throw error;
+        return raced;
+      });
+    if (!(await workspaces.personalOf(user.id)))
+      await workspaces.create(user.id, 'Personal', { personal: true });
     return user;
   }
 
-  function resolveSession(token: string): Extract<Viewer, { kind: 'session' }> | undefined {
-    const row = sessions.find(hashToken(token));
+  async function resolveSession(token: string): Promise<Extract<Viewer, { kind: 'session' }> | undefined> {
+    const row = await sessions.get(hashToken(token));
     if (!row || row.expiresAt < now()) return undefined;
     return {
       kind: 'session',
@@ -117,7 +127,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   /** Invites an email; sessions it already holds become approved on their next request. */
   async function invite(email: string): Promise<WaitlistEntry> {
     const entry = await setStatus(email, 'invited');
-    const pendingSessions = sessions.filter((s) => s.email === email && s.userId === null);
+    const pendingSessions = await sessions.all({ email, userId: null });
     if (pendingSessions.length > 0) {
       const user = await ensureUser(email);
       for (const s of pendingSessions) await sessions.update(s.id, { userId: user.id });
@@ -126,11 +136,11 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   async function joinWaitlist(email: string): Promise<WaitlistEntry> {
-    return entryOf(email) ?? setStatus(email, 'pending');
+    return (await entryOf(email)) ?? setStatus(email, 'pending');
   }
 
-  function profile(userId: string): Profile {
-    const user = users.find(userId);
+  async function profile(userId: string): Promise<Profile> {
+    const user = await users.get(userId);
     if (!user) throw notFound('Profile');
     const { id, email, name, createdAt } = user;
     return { id, email, name, createdAt, isApproved: true, isInstanceOwner: isOwnerEmail(email) };
@@ -141,7 +151,20 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     return profile(userId);
   }
 
-  const listWaitlist = () => waitlist.all().reverse();
+  /** Removes sessions past their expiry and sign-in links a day past theirs (kept a while so a late click reads 410). */
+  async function sweep(): Promise<Record<string, number>> {
+    const at = now();
+    const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+    let expiredSessions = 0;
+    let expiredLinks = 0;
+    for (const row of await sessions.all({ expiresAt: { lt: at } }))
+      if (await sessions.remove(row.id, { if: { expiresAt: { lt: at } } })) expiredSessions++;
+    for (const row of await links.all({ expiresAt: { lt: dayAgo } }))
+      if (await links.remove(row.id, { if: { expiresAt: { lt: dayAgo } } })) expiredLinks++;
+    return { 'expired sessions': expiredSessions, 'expired sign-in links': expiredLinks };
+  }
+
+  const listWaitlist = () => waitlist.all({}, { orderBy: [['createdAt', 'desc']] });
   const listSignInLinks = () => recentLinks.filter((l) => l.expiresAt > now());
 
   return {
@@ -156,7 +179,8 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     listSignInLinks,
     profile,
     updateProfile,
-    userOf: (userId: string) => users.find(userId),
+    userOf: (userId: string) => users.get(userId),
+    sweep,
   };
 }
 

@@ -20,7 +20,7 @@ export const listApiKeys = defineRoute({
   auth: 'session',
   response: z.object({ data: z.array(ApiKey) }),
   summary: 'List the workspace’s API keys by prefix (secrets are never listed)',
-  handler: ({ workspace }, { keys }) => ({ data: keys.list(workspace.id) }),
+  handler: async ({ workspace }, { keys }) => ({ data: await keys.list(workspace.id) }),
 });
 
 export const updateApiKey = defineRoute({
@@ -45,4 +45,4 @@ export const revokeApiKey = defineRoute({
   },
 });
 
-export const keyRoutes = [createApiKey, listApiKeys, updateApiKey, revokeApiKey];
+export const keyRoutes = { createApiKey, listApiKeys, updateApiKey, revokeApiKey };

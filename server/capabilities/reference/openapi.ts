@@ -74,9 +74,10 @@ function operation({ name, route, capability }: NamedRoute): JsonSchema {
         content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
       },
     }),
-    ...(route.requestContentType && {
-      requestBody: { required: true, content: { [route.requestContentType]: { schema: {} } } },
-    }),
+    ...(route.raw &&
+      route.requestContentType && {
+        requestBody: { required: true, content: { [route.requestContentType]: { schema: {} } } },
+      }),
     responses: {
       [status]: { description: 'Success', ...(content && { content }) },
       default: {

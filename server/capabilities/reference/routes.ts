@@ -41,4 +41,4 @@ export const health = defineRoute({
   handler: () => ({ ok: true }),
 });
 
-export const referenceRoutes = [openApiDocument, llmsTxt, llmsFullTxt, health];
+export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health };

@@ -18,8 +18,9 @@ export const listServices = defineRoute({
   auth: ['session', 'key'],
   response: z.object({ data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })) }),
   summary: 'The services an API key can be scoped to (any key may call this)',
+  tool: 'services_list',
   tag: 'account',
   handler: () => ({ data: SERVICE_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name] })) }),
 });
 
-export const serviceRegistryRoutes = [listServices];
+export const serviceRegistryRoutes = { listServices };

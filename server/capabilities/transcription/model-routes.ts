@@ -10,6 +10,7 @@ export const listModels = defineRoute({
   auth: ['session', 'key'],
   service: 'transcription',
   summary: 'Whisper models: the catalog, what is installed, the active one and downloads in progress',
+  tool: 'models_list',
   handler: (_input, { transcription }) => transcription.models.overview(),
 });
 
@@ -31,6 +32,7 @@ export const getModelDownload = defineRoute({
   service: 'transcription',
   params: NameParams,
   summary: 'Progress of a model download: status downloading|completed|failed, bytes and percent',
+  tool: 'models_download_status',
   handler: ({ params }, { transcription }) => transcription.models.download(params.name),
 });
 
@@ -54,3 +56,5 @@ export const setActiveModel = defineRoute({
   summary: 'Choose the installed model that runs transcriptions from now on (also over --whisper-model)',
   handler: ({ body }, { transcription }) => transcription.models.setActive(body.name),
 });
+
+export const modelRoutes = { listModels, downloadModel, getModelDownload, importModel, setActiveModel };

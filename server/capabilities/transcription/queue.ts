@@ -1,12 +1,12 @@
 /**
  * The persistent transcription queue. The transcripts collection *is* the queue: pending rows run oldest first,
- * `concurrency` at a time. A row left `processing` by a server that died is put back to pending at start.
- * Closing the server aborts the running job without failing it, so the next start picks it up again.
+ * `concurrency` at a time, each taken by one conditional write (pending → processing). A row left `processing` by
+ * a server that died is put back to pending at start. Closing the server aborts the running job without failing
+ * it, so the next start picks it up again.
  */
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
+import { transcriptsCollection } from './collections.js';
 import type { TranscriptRecord } from './schema.js';
-
-export const TRANSCRIPTS = 'transcripts';
 
 export type JobResult = Partial<
   Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model'>
@@ -39,33 +39,41 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
   const running = new Map<string, Running>(); // by "<workspaceId>/<id>"
   const waiters = new Map<string, Array<(settled: Settled) => void>>();
   let stopped = false;
-  const transcripts = (workspaceId: string) => store.collection<TranscriptRecord>(TRANSCRIPTS, workspaceId);
+  let filling: Promise<void> = Promise.resolve();
+  const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
   const keyOf = (workspaceId: string, id: string) => `${workspaceId}/${id}`;
 
   /** Start-up: jobs interrupted by a crash or a close go back to pending. */
   async function recover(): Promise<void> {
-    for (const workspaceId of store.scopes(TRANSCRIPTS)) {
-      for (const t of transcripts(workspaceId).filter((row) => row.status === 'processing'))
+    for (const workspaceId of await store.workspacesWith(transcriptsCollection)) {
+      for (const t of await transcripts(workspaceId).all({ status: 'processing' }))
         await transcripts(workspaceId).update(t.id, { status: 'pending', progress: 0, updatedAt: now() });
     }
   }
 
-  function nextPending(): { workspaceId: string; transcript: TranscriptRecord } | undefined {
+  async function nextPending(): Promise<{ workspaceId: string; transcript: TranscriptRecord } | undefined> {
     let best: { workspaceId: string; transcript: TranscriptRecord } | undefined;
-    for (const workspaceId of store.scopes(TRANSCRIPTS)) {
-      for (const t of transcripts(workspaceId).filter((row) => row.status === 'pending')) {
-        if (running.has(keyOf(workspaceId, t.id))) continue;
-        if (!best || t.createdAt < best.transcript.createdAt) best = { workspaceId, transcript: t };
-      }
+    for (const workspaceId of await store.workspacesWith(transcriptsCollection)) {
+      const oldest = await transcripts(workspaceId).list({
+        where: { status: 'pending' },
+        orderBy: [['createdAt', 'asc']],
+        limit: concurrency + 1,
+      });
+      const t = oldest.rows.find((row) => !running.has(keyOf(workspaceId, row.id)));
+      if (t && (!best || t.createdAt < best.transcript.createdAt)) best = { workspaceId, transcript: t };
     }
     return best;
   }
 
-  /** Fills free slots with pending jobs; call after anything becomes pending. */
+  /** Fills free slots with pending jobs; call after anything becomes pending. Fills run one at a time. */
   function kick(): void {
+    filling = filling.then(fill).catch((error) => log(`Transcription queue: ${(error as Error).message}`));
+  }
+
+  async function fill(): Promise<void> {
     while (!stopped && running.size < concurrency) {
-      const next = nextPending();
-      if (!next) return;
+      const next = await nextPending();
+      if (!next || stopped) return;
       start(next.workspaceId, next.transcript);
     }
   }
@@ -88,22 +96,22 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
     signal: AbortSignal,
   ): Promise<void> {
     const rows = transcripts(workspaceId);
-    await rows.update(transcript.id, {
-      status: 'processing',
-      progress: 0,
-      error: undefined,
-      updatedAt: now(),
-    });
+    const taken = await rows.update(
+      transcript.id,
+      { status: 'processing', progress: 0, error: null, updatedAt: now() },
+      { if: { status: 'pending' } },
+    );
+    if (!taken) return; // cancelled, deleted or taken elsewhere since it was picked
     const progress = throttledProgress(workspaceId, transcript.id);
     try {
-      const result = await run({ workspaceId, transcript, signal, progress: progress.report });
+      const result = await run({ workspaceId, transcript: taken, signal, progress: progress.report });
       await progress.flushed();
       const at = now();
       const done = await rows.update(transcript.id, {
         ...result,
         status: 'completed',
         progress: 100,
-        error: undefined,
+        error: null,
         updatedAt: at,
         completedAt: at,
       });
@@ -128,8 +136,10 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
         written = value;
         last = Date.now();
         writing = writing.then(() =>
-          transcripts(workspaceId).update(id, (row) =>
-            row.status === 'processing' ? { ...row, progress: value, updatedAt: now() } : row,
+          transcripts(workspaceId).update(
+            id,
+            { progress: value, updatedAt: now() },
+            { if: { status: 'processing' } },
           ),
         );
       },
@@ -144,14 +154,21 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
   }
 
   /** Resolves when the transcript is completed or failed (at once if it already is). */
-  function settled(workspaceId: string, id: string): Promise<Settled> {
-    const row = transcripts(workspaceId).find(id);
-    if (!row) return Promise.reject(new Error(`transcript ${id} is gone`));
-    if (row.status === 'completed' || row.status === 'failed') return Promise.resolve({ transcript: row });
-    return new Promise((resolve) => {
-      const key = keyOf(workspaceId, id);
+  async function settled(workspaceId: string, id: string): Promise<Settled> {
+    const key = keyOf(workspaceId, id);
+    let wake: (settled: Settled) => void = () => {};
+    // Registered before the read, so a job that settles while we look cannot be missed.
+    const waiting = new Promise<Settled>((resolve) => {
+      wake = resolve;
       waiters.set(key, [...(waiters.get(key) ?? []), resolve]);
     });
+    const row = await transcripts(workspaceId).get(id);
+    if (row && row.status !== 'completed' && row.status !== 'failed') return waiting;
+    const left = (waiters.get(key) ?? []).filter((w) => w !== wake);
+    if (left.length) waiters.set(key, left);
+    else waiters.delete(key);
+    if (!row) throw new Error(`transcript ${id} is gone`);
+    return { transcript: row };
   }
 
   /** Aborts a running job; resolves once it has settled. False when it was not running. */
@@ -165,11 +182,11 @@ export function createTranscriptQueue({ store, run, concurrency = 1, log = () =>
 
   /** Fails a pending (not running) job as cancelled. */
   async function cancelPending(workspaceId: string, id: string): Promise<TranscriptRecord | undefined> {
-    const failed = await transcripts(workspaceId).update(id, {
-      status: 'failed',
-      error: 'cancelled',
-      updatedAt: now(),
-    });
+    const failed = await transcripts(workspaceId).update(
+      id,
+      { status: 'failed', error: 'cancelled', updatedAt: now() },
+      { if: { status: 'pending' } },
+    );
     if (failed) settle(workspaceId, { transcript: failed });
     return failed;
   }

@@ -1,27 +1,32 @@
 /** The transcripts API (spec §4.3, DESIGN §3 Transcripts): list, detail, export, delete, retry, cancel, transcribe. */
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { exportContentTypes, exportTranscript } from './exports.js';
 import type { Settled } from './queue.js';
 import { ExportQuery, ListTranscriptsQuery, Transcript, TranscriptList, TranscriptParams } from './schema.js';
 import { presentTranscript } from './transcripts.js';
 
-const who = { auth: ['session', 'key'] as ('session' | 'key')[], service: 'transcription' as const };
+const who = { auth: ['session', 'key'] as const, service: 'transcription' as const };
 
-export const transcribe = defineRoute({
+export const transcribe = defineRawRoute({
   method: 'POST',
   path: '/api/v1/transcribe',
   ...who,
-  rawBody: true,
   requestContentType: 'multipart/form-data',
   response: Transcript,
   summary: 'Transcribe an audio file of up to 4 MiB and wait for the result',
   description:
     'multipart/form-data with the audio in field `file`; optional fields `language` (e.g. en) and `prompt`. Stores the audio as an asset, runs it on the local Whisper model and answers the completed transcript (200). A failed one is answered with its `error` (422 for audio that cannot be decoded, 503 when no usable model is installed). Larger files: 413; use the chunked upload.',
-  handler: async ({ workspace, ctx }, { transcription }) =>
-    settledReply(await transcription.transcripts.transcribeUpload(workspace.id, ctx.req)),
+  handler: async ({ workspace, ctx }, { transcription, store, config }) => {
+    const received = await receiveMultipart(ctx.req, {
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.transcribeBytes,
+    });
+    return settledReply(await transcription.transcripts.transcribeUpload(workspace.id, received));
+  },
 });
 
 /** A completed transcript is 200; a failed one keeps its `error` and gets the status of what failed it. */
@@ -43,6 +48,7 @@ export const listTranscripts = defineRoute({
   ...who,
   query: ListTranscriptsQuery,
   response: TranscriptList,
+  tool: 'transcripts_list',
   summary: 'List transcripts, newest first (without segments and words)',
   description:
     '`status` (pending|processing|completed|failed), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
@@ -55,6 +61,7 @@ export const getTranscript = defineRoute({
   ...who,
   params: TranscriptParams,
   response: Transcript,
+  tool: 'transcripts_get',
   summary: 'Get one transcript with its text, segments and words (start/end in seconds)',
   handler: ({ workspace, params }, { transcription }) =>
     transcription.transcripts.get(workspace.id, params.id),
@@ -69,8 +76,9 @@ export const exportTranscriptFile = defineRoute({
   produces: 'application/x-subrip, text/vtt, text/plain, application/json',
   summary: 'Download a transcript as SubRip, WebVTT, plain text or JSON',
   description: '`format` srt (default), vtt, txt or json; answered as a download named after the transcript.',
-  handler: ({ workspace, params, query }, { transcription }) => {
-    const transcript = transcription.transcripts.get(workspace.id, params.id);
+  tool: 'transcripts_export',
+  handler: async ({ workspace, params, query }, { transcription }) => {
+    const transcript = await transcription.transcripts.get(workspace.id, params.id);
     const filename = `${transcript.id}.${query.format}`;
     return reply.bytes(exportContentTypes[query.format], exportTranscript(transcript, query.format), {
       'Content-Disposition': contentDisposition(filename),
@@ -85,6 +93,7 @@ export const deleteTranscript = defineRoute({
   params: TranscriptParams,
   response: z.void(),
   status: 204,
+  tool: 'transcripts_delete',
   summary: 'Delete a transcript and its audio asset (a running transcription is cancelled)',
   handler: async ({ workspace, params }, { transcription }) => {
     await transcription.transcripts.remove(workspace.id, params.id);
@@ -98,6 +107,7 @@ export const retryTranscript = defineRoute({
   ...who,
   params: TranscriptParams,
   response: Transcript,
+  tool: 'transcripts_retry',
   summary: 'Queue a pending or failed transcript again (409 otherwise)',
   handler: async ({ workspace, params }, { transcription }) =>
     presentTranscript(await transcription.transcripts.retry(workspace.id, params.id)),
@@ -109,8 +119,19 @@ export const cancelTranscript = defineRoute({
   ...who,
   params: TranscriptParams,
   response: Transcript,
+  tool: 'transcripts_cancel',
   summary:
     'Cancel a pending or processing transcript: it becomes failed with error "cancelled" (409 otherwise)',
   handler: async ({ workspace, params }, { transcription }) =>
     presentTranscript(await transcription.transcripts.cancel(workspace.id, params.id)),
 });
+
+export const transcriptRoutes = {
+  transcribe,
+  listTranscripts,
+  getTranscript,
+  exportTranscriptFile,
+  deleteTranscript,
+  retryTranscript,
+  cancelTranscript,
+};

@@ -30,7 +30,7 @@ export type TranscriptRecord = {
   id: string;
   status: TranscriptStatus;
   progress: number;
-  error?: string;
+  error?: string | null;
   audioAssetId: string;
   source: TranscriptSource;
   /** Asked for at creation; `language` below is what the engine reports. */

@@ -3,10 +3,11 @@
  * with what they share (the active Whisper engine). Start-up re-queues interrupted jobs and reports an unusable
  * --whisper-model; close stops the queue, the sweep timer, live sessions and the engine worker.
  */
+import { join } from 'node:path';
 import type { WebSocket } from 'ws';
 import type { Config } from '../../config.js';
 import type { Lifecycle } from '../../services.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import { createChunkedUploads } from './chunked/uploads.js';
 import type { WhisperEngine } from './engine/types.js';
@@ -15,14 +16,10 @@ import { createRealtimeSecrets } from './realtime/secrets.js';
 import { type RealtimeOptions, runRealtimeSession } from './realtime/session.js';
 import { createTranscriptService } from './transcripts.js';
 
-export const DEFAULT_SWEEP_MS = 5 * 60_000;
-
 export interface TranscriptionDeps {
   store: Store;
   assets: AssetService;
-  config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'> & {
-    chunkedSweepMs?: number;
-  };
+  config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'>;
   lifecycle: Lifecycle;
   log: (line: string) => void;
   createEngine?: (modelPath: string) => WhisperEngine;
@@ -39,7 +36,13 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     log,
     createEngine: deps.createEngine,
   });
-  const chunked = createChunkedUploads({ store, assets, transcripts, maxBytes: config.limits.uploadBytes });
+  const chunked = createChunkedUploads({
+    store,
+    assets,
+    transcripts,
+    maxBytes: config.limits.uploadBytes,
+    partsRoot: join(config.dataDir, 'chunked'),
+  });
   const secrets = createRealtimeSecrets();
   const models = createModelManager({
     dataDir: config.dataDir,
@@ -48,7 +51,6 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     baseUrl: deps.modelBaseUrl,
   });
   const sockets = new Set<WebSocket>();
-  let sweepTimer: NodeJS.Timeout | undefined;
 
   const realtime = {
     grants: secrets,
@@ -67,18 +69,7 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     },
   };
 
-  async function start(): Promise<void> {
-    await transcripts.start();
-    await chunked.sweep({ startup: true });
-    const every = config.chunkedSweepMs ?? DEFAULT_SWEEP_MS;
-    sweepTimer = setInterval(() => {
-      chunked.sweep().catch((error) => log(`Chunked upload sweep failed: ${(error as Error).message}`));
-    }, every);
-    sweepTimer.unref();
-  }
-
   lifecycle.onClose(async () => {
-    clearInterval(sweepTimer);
     for (const ws of sockets) ws.terminate();
     models.close();
     await transcripts.close();
@@ -89,8 +80,11 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     chunked,
     realtime,
     models,
-    start,
-    dropWorkspace: transcripts.dropWorkspace,
+    start: () => transcripts.start(),
+    dropWorkspace: async (workspaceId: string) => {
+      await transcripts.dropWorkspace(workspaceId);
+      await chunked.dropWorkspace(workspaceId);
+    },
     usage: transcripts.usage,
   };
 }

@@ -1,24 +1,18 @@
 /** Transcripts: records, the queue that runs them on the active Whisper model, and POST /transcribe. */
 import { rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
-import { receiveMultipart } from '../assets/ingest/receive-multipart.js';
+import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import { type ActiveEngine, createActiveEngine } from './active-engine.js';
+import { transcriptsCollection } from './collections.js';
 import type { EngineResult, WhisperEngine } from './engine/types.js';
 import { createModelStore } from './models/model-store.js';
 import { type OpenAiRequest, parseOpenAiFields } from './openai/format.js';
-import {
-  createTranscriptQueue,
-  type JobContext,
-  type JobResult,
-  type Settled,
-  TRANSCRIPTS,
-} from './queue.js';
+import { createTranscriptQueue, type JobContext, type JobResult, type Settled } from './queue.js';
 import type {
   ListTranscriptsQuery,
   Transcript,
@@ -26,7 +20,6 @@ import type {
   TranscriptSource,
   TranscriptSummary,
 } from './schema.js';
-import { listTranscriptRecords } from './transcript-list.js';
 
 export interface TranscriptionServiceDeps {
   store: Store;
@@ -39,6 +32,8 @@ export interface TranscriptionServiceDeps {
 }
 
 export interface NewTranscript {
+  /** A fixed id, so a retried step finds the transcript it made before (chunked complete). */
+  id?: string;
   audioAssetId: string;
   source: TranscriptSource;
   language?: string;
@@ -65,24 +60,28 @@ export function createTranscriptService({
     createEngine,
   });
   const queue = createTranscriptQueue({ store, run: runJob, log, concurrency });
-  const transcripts = (workspaceId: string) => store.collection<TranscriptRecord>(TRANSCRIPTS, workspaceId);
+  const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
 
   async function runJob({ workspaceId, transcript, signal, progress }: JobContext): Promise<JobResult> {
     const engine = await active.engine(transcript.modelPath);
-    const path = assets.filePath(workspaceId, transcript.audioAssetId);
-    const result = await engine.transcribeFile(path, {
-      language: transcript.requestedLanguage,
-      prompt: transcript.prompt,
-      signal,
-      onProgress: progress,
-    });
-    return { ...fromEngineResult(result), model: basename(engine.modelPath) };
+    const audio = await assets.localFile(workspaceId, transcript.audioAssetId);
+    try {
+      const result = await engine.transcribeFile(audio.path, {
+        language: transcript.requestedLanguage,
+        prompt: transcript.prompt,
+        signal,
+        onProgress: progress,
+      });
+      return { ...fromEngineResult(result), model: basename(engine.modelPath) };
+    } finally {
+      await audio.release();
+    }
   }
 
   async function create(workspaceId: string, input: NewTranscript): Promise<TranscriptRecord> {
     const at = new Date().toISOString();
     const record: TranscriptRecord = {
-      id: newId('trn'),
+      id: input.id ?? newId('trn'),
       status: 'pending',
       progress: 0,
       audioAssetId: input.audioAssetId,
@@ -120,15 +119,15 @@ export function createTranscriptService({
     return transcripts(workspaceId).insert(record);
   }
 
-  function find(workspaceId: string, id: string): TranscriptRecord {
-    const record = transcripts(workspaceId).find(id);
+  async function find(workspaceId: string, id: string): Promise<TranscriptRecord> {
+    const record = await transcripts(workspaceId).get(id);
     if (!record) throw notFound('Transcript');
     return record;
   }
 
   /** Deletes the transcript and its audio asset; a running job is cancelled first. */
   async function remove(workspaceId: string, id: string): Promise<void> {
-    const record = find(workspaceId, id);
+    const record = await find(workspaceId, id);
     await queue.abort(workspaceId, id);
     await transcripts(workspaceId).remove(id);
     queue.forget(workspaceId, record);
@@ -136,24 +135,23 @@ export function createTranscriptService({
   }
 
   async function retry(workspaceId: string, id: string): Promise<TranscriptRecord> {
-    const record = find(workspaceId, id);
+    const record = await find(workspaceId, id);
     if (record.status !== 'pending' && record.status !== 'failed')
       throw conflict(`Only a pending or failed transcript can be retried; this one is ${record.status}`);
     const at = new Date().toISOString();
-    const updated = await transcripts(workspaceId).update(id, {
-      status: 'pending',
-      progress: 0,
-      error: undefined,
-      model: await active.activeModelName(),
-      updatedAt: at,
-    });
+    const updated = await transcripts(workspaceId).update(
+      id,
+      { status: 'pending', progress: 0, error: null, model: await active.activeModelName(), updatedAt: at },
+      { if: { status: { in: ['pending', 'failed'] } } },
+    );
+    if (!updated) throw conflict('This transcript changed meanwhile; read it again');
     queue.kick();
-    return updated ?? record;
+    return updated;
   }
 
   /** pending → failed ("cancelled") at once; processing → the engine job is aborted, then failed. */
   async function cancel(workspaceId: string, id: string): Promise<TranscriptRecord> {
-    const record = find(workspaceId, id);
+    const record = await find(workspaceId, id);
     if (record.status === 'completed' || record.status === 'failed')
       throw conflict(
         `Only a pending or processing transcript can be cancelled; this one is ${record.status}`,
@@ -162,17 +160,9 @@ export function createTranscriptService({
     return find(workspaceId, id);
   }
 
-  /** POST /api/v1/transcribe: the file (≤ limits.transcribeBytes, enforced while streaming) to a settled transcript. */
-  async function transcribeUpload(workspaceId: string, req: IncomingMessage): Promise<Settled> {
-    const fields: Record<string, string> = {};
-    const received = await receiveMultipart(req, {
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.transcribeBytes,
-      onField: (name, value) => {
-        fields[name] = value; // fields after the file count too
-      },
-    });
-    return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(fields) });
+  /** POST /api/v1/transcribe: the received file (and every form field, before or after it) to a settled transcript. */
+  async function transcribeUpload(workspaceId: string, received: ReceivedFile): Promise<Settled> {
+    return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(received.fields) });
   }
 
   /** Makes the audio asset from a received temp file (taking ownership), queues it and waits for the result. */
@@ -191,14 +181,12 @@ export function createTranscriptService({
     return queue.settled(workspaceId, record.id);
   }
 
-  /** POST /v1/audio/transcriptions: OpenAI's form, any size up to the upload limit; waits for the result. */
-  async function transcribeOpenAi(workspaceId: string, req: IncomingMessage) {
-    const fields: Array<[string, string]> = [];
-    const received = await receiveMultipart(req, {
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.uploadBytes,
-      onField: (name, value) => void fields.push([name, value]),
-    });
+  /** POST /v1/audio/transcriptions: OpenAI's form (`fields` in order, repeats kept); waits for the result. */
+  async function transcribeOpenAi(
+    workspaceId: string,
+    received: ReceivedFile,
+    fields: Array<[string, string]>,
+  ) {
     let request: OpenAiRequest;
     let modelPath: string | undefined;
     try {
@@ -231,10 +219,14 @@ export function createTranscriptService({
     create,
     createCompleted,
     transcribeOpenAi,
-    get: (workspaceId: string, id: string) => presentTranscript(find(workspaceId, id)),
+    get: async (workspaceId: string, id: string) => presentTranscript(await find(workspaceId, id)),
     find,
-    list: (workspaceId: string, query: ListTranscriptsQuery) => {
-      const page = listTranscriptRecords(transcripts(workspaceId).all(), query);
+    list: async (workspaceId: string, query: ListTranscriptsQuery) => {
+      const page = await transcripts(workspaceId).list({
+        where: query.status ? { status: query.status } : {},
+        limit: query.limit,
+        cursor: query.cursor,
+      });
       return { data: page.rows.map(presentSummary), nextCursor: page.nextCursor };
     },
     remove,
@@ -257,10 +249,10 @@ export function createTranscriptService({
     },
     /** Workspace deleted: its running job stops (its files go with the workspace directory). */
     async dropWorkspace(workspaceId: string): Promise<void> {
-      for (const t of transcripts(workspaceId).filter((row) => row.status === 'processing'))
+      for (const t of await transcripts(workspaceId).all({ status: 'processing' }))
         await queue.abort(workspaceId, t.id);
     },
-    usage: (workspaceId: string) => ({ count: transcripts(workspaceId).count(), bytes: 0 }),
+    usage: async (workspaceId: string) => ({ count: await transcripts(workspaceId).count(), bytes: 0 }),
   };
 }
 
@@ -293,9 +285,10 @@ export function presentSummary(record: TranscriptRecord): TranscriptSummary {
     requestedLanguage: _l,
     prompt: _p,
     modelPath: _m,
+    error,
     ...summary
   } = record;
-  return summary;
+  return error ? { ...summary, error } : summary;
 }
 
 export function presentTranscript(record: TranscriptRecord): Transcript {

@@ -25,7 +25,7 @@ export const listWaitlist = defineRoute({
   response: z.object({ data: z.array(WaitlistEntry) }),
   summary: 'List waitlist entries, newest first (instance owner only)',
   tag: 'waitlist',
-  handler: (_input, { identity }) => ({ data: identity.listWaitlist() }),
+  handler: async (_input, { identity }) => ({ data: await identity.listWaitlist() }),
 });
 
 export const inviteFromWaitlist = defineRoute({
@@ -49,4 +49,4 @@ export const listSignInLinks = defineRoute({
   handler: (_input, { identity }) => ({ data: identity.listSignInLinks() }),
 });
 
-export const waitlistRoutes = [joinWaitlist, listWaitlist, inviteFromWaitlist, listSignInLinks];
+export const waitlistRoutes = { joinWaitlist, listWaitlist, inviteFromWaitlist, listSignInLinks };

@@ -16,7 +16,7 @@ export const listWorkspaces = defineRoute({
   summary: 'List your workspaces with usage (count and bytes per capability)',
   description:
     'Send `X-Folio-Workspace: <id>` on other session requests to act on a workspace other than your personal one.',
-  handler: ({ workspace }, { workspaces }) => ({ data: workspaces.listOwned(workspace.ownerId) }),
+  handler: async ({ workspace }, { workspaces }) => ({ data: await workspaces.listOwned(workspace.ownerId) }),
 });
 
 export const createWorkspace = defineRoute({
@@ -52,4 +52,4 @@ export const deleteWorkspace = defineRoute({
   },
 });
 
-export const workspaceRoutes = [listWorkspaces, createWorkspace, renameWorkspace, deleteWorkspace];
+export const workspaceRoutes = { listWorkspaces, createWorkspace, renameWorkspace, deleteWorkspace };

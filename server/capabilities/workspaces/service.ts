@@ -1,18 +1,19 @@
 /** Workspaces: each has one owner; every other record lives inside exactly one of them. */
 import { conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
+import { workspacesCollection } from './collections.js';
 import type { Usage, Workspace } from './schema.js';
 
 /** What a capability tells the workspace about its content: usage for the list, clean-up on delete. */
 export type WorkspaceContent = {
   name: string;
-  usage?(workspaceId: string): { count: number; bytes: number };
+  usage?(workspaceId: string): Promise<{ count: number; bytes: number }>;
   drop?(workspaceId: string): Promise<void> | void;
 };
 
 export function createWorkspaceService({ store }: { store: Store }) {
-  const workspaces = store.instance<Workspace>('workspaces');
+  const workspaces = store.instance(workspacesCollection);
   const contents: WorkspaceContent[] = [];
   const now = () => new Date().toISOString();
 
@@ -21,12 +22,16 @@ export function createWorkspaceService({ store }: { store: Store }) {
     return workspaces.insert({ id: newId('ws'), name, ownerId, personal, createdAt: at, updatedAt: at });
   }
 
-  function usage(workspaceId: string): Usage {
-    return Object.fromEntries(contents.filter((c) => c.usage).map((c) => [c.name, c.usage!(workspaceId)]));
+  async function usage(workspaceId: string): Promise<Usage> {
+    const counted = contents.filter((c) => c.usage);
+    const values = await Promise.all(counted.map((c) => c.usage!(workspaceId)));
+    return Object.fromEntries(counted.map((c, i) => [c.name, values[i]]));
   }
 
-  const listOwned = (ownerId: string) =>
-    workspaces.filter((w) => w.ownerId === ownerId).map((w) => ({ ...w, usage: usage(w.id) }));
+  async function listOwned(ownerId: string) {
+    const owned = await workspaces.all({ ownerId }, { orderBy: [['createdAt', 'asc']] });
+    return Promise.all(owned.map(async (w) => ({ ...w, usage: await usage(w.id) })));
+  }
 
   async function rename(id: string, name: string): Promise<Workspace> {
     const updated = await workspaces.update(id, { name, updatedAt: now() });
@@ -34,14 +39,18 @@ export function createWorkspaceService({ store }: { store: Store }) {
     return updated;
   }
 
-  /** Deletes the workspace with all its records, files and keys. The personal workspace stays. */
+  /**
+   * Deletes the workspace with all its records, files and keys; the personal workspace stays. Its capabilities stop
+   * their work in it first; then the store drops it, so writes still under way into it fail, and a crash part-way
+   * is finished at the next start.
+   */
   async function remove(id: string): Promise<void> {
-    const workspace = workspaces.find(id);
+    const workspace = await workspaces.get(id);
     if (!workspace) throw notFound('Workspace');
     if (workspace.personal) throw conflict('Your personal workspace cannot be deleted');
-    await workspaces.remove(id);
     for (const content of contents) await content.drop?.(id);
     await store.dropWorkspace(id);
+    await workspaces.remove(id);
   }
 
   return {
@@ -50,8 +59,8 @@ export function createWorkspaceService({ store }: { store: Store }) {
     rename,
     remove,
     usage,
-    get: (id: string) => workspaces.find(id),
-    personalOf: (ownerId: string) => workspaces.filter((w) => w.ownerId === ownerId && w.personal)[0],
+    get: (id: string) => workspaces.get(id),
+    personalOf: (ownerId: string) => workspaces.findOne({ ownerId, personal: true }),
     register: (content: WorkspaceContent) => void contents.push(content),
   };
 }

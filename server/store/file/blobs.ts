@@ -2,7 +2,7 @@
 // then renamed into place, so a reader or a crash sees the whole old file or the whole new one.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -38,7 +38,11 @@ export function createFileBlobs({ root, tmpDir, fsync, gate }: FileBlobOptions):
       const handle = await open(path, 'r+');
       await handle.datasync().finally(() => handle.close());
     }
-    await rename(path, target);
+    await rename(path, target).catch(async (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(path, target); // a file from another file system: copy it, then drop the source
+      await rm(path, { force: true });
+    });
     if (fsync) await syncDir(dirname(target));
   }
 

@@ -32,7 +32,9 @@ export async function loadRows<T extends Row>(files: CollectionFiles): Promise<M
   });
   const stored = (db.data as { rows?: unknown }).rows;
   if (!Array.isArray(stored) || !stored.every((row) => typeof row?.id === 'string'))
-    throw new Error(`${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`);
+    throw new Error(
+      `${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`,
+    );
   const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
   for (const entry of await readJournal<T>(files.journal)) {
     if (entry.op === 'put') rows.set(entry.row.id, entry.row);

@@ -9,7 +9,10 @@ import lockfile from 'proper-lockfile';
  * refused for up to 15 s. The holder's pid and host are recorded beside the lock; when that process is
  * gone on this host, the lock is taken over at once.
  */
-export async function lockDataDir(dataDir: string, log: (line: string) => void = console.error): Promise<() => Promise<void>> {
+export async function lockDataDir(
+  dataDir: string,
+  log: (line: string) => void = console.error,
+): Promise<() => Promise<void>> {
   const lockfilePath = join(dataDir, '.lock');
   const options = {
     lockfilePath,

@@ -122,7 +122,9 @@ export async function readJournal<T>(path: string): Promise<JournalEntry<T>[]> {
     try {
       return JSON.parse(line) as JournalEntry<T>;
     } catch {
-      throw new Error(`${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`);
+      throw new Error(
+        `${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`,
+      );
     }
   });
   if (torn !== '') await truncate(path, Buffer.byteLength(text) - Buffer.byteLength(torn));

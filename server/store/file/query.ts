@@ -14,7 +14,10 @@ export function checkFields<T extends Row>(spec: CollectionSpec<T>, fields: stri
 
 export function compileWhere<T extends Row>(spec: CollectionSpec<T>, where: Where<T> = {}): Predicate<T> {
   const entries = Object.entries(where).filter(([, c]) => c !== undefined) as [string, Condition][];
-  checkFields(spec, entries.map(([f]) => f));
+  checkFields(
+    spec,
+    entries.map(([f]) => f),
+  );
   const tests = entries.map(([field, condition]) => {
     const test = compileCondition(condition);
     return (row: T) => test((row as Record<string, unknown>)[field]);
@@ -94,7 +97,10 @@ export function selectPage<T extends Row>(
   query: ListQuery<T>,
 ): Page<T> {
   const orderBy = (query.orderBy ?? DEFAULT_ORDER) as OrderBy<T>;
-  checkFields(spec, orderBy.map(([f]) => f));
+  checkFields(
+    spec,
+    orderBy.map(([f]) => f),
+  );
   const matches = compileWhere(spec, query.where);
   const searched = compileSearch(spec, query.search);
   const compare = comparator(orderBy);
@@ -109,5 +115,8 @@ export function selectPage<T extends Row>(
   selected.sort(compare);
   const page = selected.slice(0, query.limit);
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: selected.length > query.limit && last ? encodeCursor(last, orderBy) : null };
+  return {
+    rows: page,
+    nextCursor: selected.length > query.limit && last ? encodeCursor(last, orderBy) : null,
+  };
 }

@@ -63,7 +63,10 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       if (name.startsWith('.')) continue;
       const files = filesOf(name, scope);
       const rows = await loadRows(files);
-      const snapshotBytes = await stat(files.snapshot).then((s) => s.size, () => 0);
+      const snapshotBytes = await stat(files.snapshot).then(
+        (s) => s.size,
+        () => 0,
+      );
       loaded.set(`${scope}/${name}`, { rows, snapshotBytes });
     }
   }
@@ -74,7 +77,8 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     gate.markDropped(id);
     await rm(join(dataDir, 'workspaces', id), { recursive: true, force: true });
   }
-  for (const scope of await listDir(join(dataDir, 'workspaces'))) if (!dropped.has(scope)) await loadScope(scope);
+  for (const scope of await listDir(join(dataDir, 'workspaces')))
+    if (!dropped.has(scope)) await loadScope(scope);
 
   function registryOf<T extends Row>(spec: CollectionSpec<T>): UniqueRegistry<T> {
     let registry = registries.get(spec.name);

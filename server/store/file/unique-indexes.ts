@@ -14,7 +14,7 @@ export type UniqueIndexes<T extends Row> = {
 export function createUniqueRegistry<T extends Row>(spec: CollectionSpec<T>) {
   const fields = spec.unique ?? [];
   const maps = new Map(fields.map((field) => [field as string, new Map<string, Holder>()]));
-  const valueOf = (row: T | undefined, field: string) => {
+  const uniqueValue = (row: T | undefined, field: string) => {
     const value = (row as Record<string, unknown> | undefined)?.[field];
     return value === undefined || value === null ? undefined : String(value);
   };
@@ -23,7 +23,7 @@ export function createUniqueRegistry<T extends Row>(spec: CollectionSpec<T>) {
     return {
       check(next) {
         for (const [field, map] of maps) {
-          const value = valueOf(next, field);
+          const value = uniqueValue(next, field);
           const holder = value === undefined ? undefined : map.get(value);
           if (holder && (holder.scope !== scope || holder.id !== next.id))
             throw new StoreConflict(spec.name, field, value!);
@@ -31,10 +31,10 @@ export function createUniqueRegistry<T extends Row>(spec: CollectionSpec<T>) {
       },
       replace(previous, next) {
         for (const [field, map] of maps) {
-          const old = valueOf(previous, field);
+          const old = uniqueValue(previous, field);
           const holder = old === undefined ? undefined : map.get(old);
           if (holder && holder.scope === scope && holder.id === previous!.id) map.delete(old!);
-          const value = valueOf(next, field);
+          const value = uniqueValue(next, field);
           if (value !== undefined) map.set(value, { scope, id: next!.id });
         }
       },
@@ -45,7 +45,8 @@ export function createUniqueRegistry<T extends Row>(spec: CollectionSpec<T>) {
     forScope,
     find: (field: string, value: string): Holder | undefined => maps.get(field)?.get(value),
     forgetScope(scope: string) {
-      for (const map of maps.values()) for (const [value, holder] of map) if (holder.scope === scope) map.delete(value);
+      for (const map of maps.values())
+        for (const [value, holder] of map) if (holder.scope === scope) map.delete(value);
     },
   };
 }

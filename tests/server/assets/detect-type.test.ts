@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectType } from '../../../server/capabilities/assets/ingest/detect-type.js';
-import { sanitizeFilename } from '../../../server/capabilities/assets/ingest/receive-multipart.js';
+import { sanitizeFilename } from '../../../server/http/receive-multipart.js';
 
 let dir: string;
 beforeAll(async () => {

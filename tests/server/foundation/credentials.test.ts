@@ -24,7 +24,7 @@ const takesSession = (r: AnyRoute) =>
 const takesKey = (r: AnyRoute) => credentialsOf(r).includes('key');
 
 function send(cred: Credential, route: AnyRoute, id = 'ws_00000000000000000000') {
-  const hasBody = route.method !== 'GET' && route.method !== 'DELETE' && !route.rawBody;
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE' && !route.raw;
   return srv.as(cred)(route.path.replace(/:(\w+)/g, id), {
     method: route.method,
     ...(hasBody && { body: '{}' }),

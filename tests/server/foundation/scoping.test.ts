@@ -18,7 +18,7 @@ const serviceRoutes = namedRoutes().filter((r) => r.route.service);
 const pathOf = (path: string) => path.replace(/:(\w+)/g, 'ast_00000000000000000000');
 
 async function call(bearer: string, route: (typeof serviceRoutes)[number]['route']) {
-  const hasBody = route.method !== 'GET' && route.method !== 'DELETE' && !route.rawBody;
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE' && !route.raw;
   return srv.as({ bearer })(pathOf(route.path), { method: route.method, ...(hasBody && { body: '{}' }) });
 }
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInLinks } from '../../../server/capabilities/identity/collections.js';
 import { hashToken } from '../../../server/capabilities/identity/tokens.js';
 import { type ChildServer, spawnServer } from '../../helpers/child-server.js';
 import { startTestServer } from '../../helpers/server.js';
@@ -159,11 +160,9 @@ describe('sign-in links', () => {
     try {
       const link = await srv.services.identity.mintSignInLink('late@example.com', srv.url);
       const token = new URL(link).searchParams.get('token')!;
-      await srv.services.store
-        .instance<{ id: string; expiresAt: string }>('sign-in-links')
-        .update(hashToken(token), {
-          expiresAt: new Date(Date.now() - 1000).toISOString(),
-        });
+      await srv.services.store.instance(signInLinks).update(hashToken(token), {
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      });
       for (const url of [link, `${srv.url}/auth/callback?token=nope`]) {
         const res = await fetch(url, { redirect: 'manual' });
         expect(res.status).toBe(410);

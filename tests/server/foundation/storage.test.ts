@@ -3,7 +3,8 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../server/store/store.js';
+import { openFileStore as openStore } from '../../../server/store/file/store.js';
+import { defineCollection } from '../../../server/store/types.js';
 import { runServerToExit } from '../../helpers/child-server.js';
 import { startTestServer } from '../../helpers/server.js';
 
@@ -18,6 +19,12 @@ afterEach(async () => {
 });
 
 type KeyList = { data: { id: string; name: string }[] };
+
+const things = defineCollection<{ id: string; n?: number; pad?: string }>({
+  name: 'things',
+  scope: 'instance',
+  fields: {},
+});
 
 describe('concurrent mutations', () => {
   it('keeps all of 1,000 concurrent key creations and 500 concurrent renames, across a restart, with fsync on', async () => {
@@ -71,7 +78,7 @@ describe('concurrent mutations', () => {
   it('folds the journal into a snapshot past the threshold and loads the same rows afterwards', async () => {
     const dataDir = await tempDir();
     const store = await openStore({ dataDir, fsync: true, compactAtBytes: 2_000 });
-    const rows = store.instance<{ id: string; n: number }>('things');
+    const rows = store.instance(things);
     await Promise.all(Array.from({ length: 300 }, (_, i) => rows.insert({ id: `t${i}`, n: i })));
     for (let i = 0; i < 300; i += 3) await rows.update(`t${i}`, { n: -i });
     await rows.remove('t1');
@@ -81,10 +88,10 @@ describe('concurrent mutations', () => {
     };
     expect(snapshot.rows.length).toBeGreaterThan(0);
     const reopened = await openStore({ dataDir });
-    const back = reopened.instance<{ id: string; n: number }>('things');
-    expect(back.count()).toBe(299);
-    expect(back.find('t3')?.n).toBe(-3);
-    expect(back.find('t1')).toBeUndefined();
+    const back = reopened.instance(things);
+    expect(await back.count()).toBe(299);
+    expect((await back.get('t3'))?.n).toBe(-3);
+    expect(await back.get('t1')).toBeUndefined();
     await reopened.close();
   });
 
@@ -92,14 +99,14 @@ describe('concurrent mutations', () => {
     const dataDir = await tempDir();
     for (let run = 0; run < 12; run++) {
       const store = await openStore({ dataDir, fsync: false, compactAtBytes: 2_000 });
-      const rows = store.instance<{ id: string; pad: string }>('things');
+      const rows = store.instance(things);
       for (let i = 0; i < 5; i++) await rows.insert({ id: `r${run}-${i}`, pad: 'x'.repeat(40) });
       await store.close();
     }
     const journal = await readFile(join(dataDir, 'instance', 'things.log'), 'utf8');
     expect(journal.length).toBeLessThan(2_000 + 500);
     const reopened = await openStore({ dataDir });
-    expect(reopened.instance('things').count()).toBe(60);
+    expect(await reopened.instance(things).count()).toBe(60);
     await reopened.close();
   });
 });
@@ -142,7 +149,7 @@ describe('damaged files at start-up', () => {
     async (_label, damage) => {
       const dataDir = await tempDir();
       const srv = await startTestServer({ dataDir, fsync: true });
-      await srv.services.store.instance<{ id: string }>('things').insert({ id: 'x' });
+      await srv.services.store.instance(things).insert({ id: 'x' });
       await srv.close();
       // A snapshot exists only after compaction; write one as compaction would.
       const snapshot = join(dataDir, 'instance', 'workspaces.json');

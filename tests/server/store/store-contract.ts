@@ -31,7 +31,15 @@ type Note = {
 export const notes = defineCollection<Note>({
   name: 'contract-notes',
   scope: 'workspace',
-  fields: { title: 'text', kind: 'text', tags: 'text[]', size: 'number', createdAt: 'text', usedAt: 'text', slug: 'text' },
+  fields: {
+    title: 'text',
+    kind: 'text',
+    tags: 'text[]',
+    size: 'number',
+    createdAt: 'text',
+    usedAt: 'text',
+    slug: 'text',
+  },
   unique: ['slug'],
 });
 const settings = defineCollection<{ id: string; value: string; createdAt: string }>({
@@ -105,7 +113,10 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         const { store } = await start();
         await store.collection(notes, 'ws_a').insert(note(1, { slug: 'alpha' }));
         await store.collection(notes, 'ws_b').insert(note(2, { slug: 'beta' }));
-        expect(await store.lookup(notes, 'slug', 'beta')).toMatchObject({ workspaceId: 'ws_b', row: { id: 'n0002' } });
+        expect(await store.lookup(notes, 'slug', 'beta')).toMatchObject({
+          workspaceId: 'ws_b',
+          row: { id: 'n0002' },
+        });
         expect(await store.lookup(notes, 'slug', 'gamma')).toBeUndefined();
         await store.collection(notes, 'ws_b').remove('n0002');
         expect(await store.lookup(notes, 'slug', 'beta')).toBeUndefined();
@@ -128,7 +139,9 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         const c = store.collection(notes, 'ws_a');
         await c.insert(note(1, { usedAt: null }));
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => c.update('n0001', { usedAt: at(i), title: `claim ${i}` }, { if: { usedAt: null } })),
+          Array.from({ length: 20 }, (_, i) =>
+            c.update('n0001', { usedAt: at(i), title: `claim ${i}` }, { if: { usedAt: null } }),
+          ),
         );
         const winners = results.filter(Boolean);
         expect(winners).toHaveLength(1);
@@ -167,7 +180,9 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         expect((await c2.all()).map((n) => n.id)).toEqual(['n0001', 'n0002', 'n0004', 'n0005']);
         expect((await c2.get('n0002'))?.title).toBe('Two');
         expect(await again.lookup(notes, 'slug', 's4')).toMatchObject({ workspaceId: 'ws_a' });
-        await expect(again.collection(notes, 'ws_b').insert(note(9, { slug: 's5' }))).rejects.toBeInstanceOf(StoreConflict);
+        await expect(again.collection(notes, 'ws_b').insert(note(9, { slug: 's5' }))).rejects.toBeInstanceOf(
+          StoreConflict,
+        );
         expect(await again.instance(settings).get('x')).toMatchObject({ value: 'y' });
       });
     });
@@ -236,9 +251,13 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
       it('refuses a cursor it did not make and a field it does not declare', async () => {
         const c = await seeded(3);
         await expect(c.list({ limit: 2, cursor: 'garbage!' })).rejects.toBeInstanceOf(InvalidCursor);
-        await expect(c.list({ limit: 2, cursor: Buffer.from('[1]').toString('base64url') })).rejects.toBeInstanceOf(InvalidCursor);
+        await expect(
+          c.list({ limit: 2, cursor: Buffer.from('[1]').toString('base64url') }),
+        ).rejects.toBeInstanceOf(InvalidCursor);
         // biome-ignore lint/suspicious/noExplicitAny: an undeclared field on purpose
-        await expect(c.list({ limit: 2, where: { secret: 'x' } as any })).rejects.toBeInstanceOf(UndeclaredField);
+        await expect(c.list({ limit: 2, where: { secret: 'x' } as any })).rejects.toBeInstanceOf(
+          UndeclaredField,
+        );
       });
     });
 
@@ -254,7 +273,9 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         expect(await store.blobs.stat('workspaces/ws_d/files/a')).toBeUndefined();
         expect(await store.lookup(notes, 'slug', 'dropped')).toBeUndefined();
         await expect(store.collection(notes, 'ws_d').insert(note(3))).rejects.toBeInstanceOf(ScopeGone);
-        await expect(store.blobs.put('workspaces/ws_d/files/b', Buffer.from('x'))).rejects.toBeInstanceOf(ScopeGone);
+        await expect(store.blobs.put('workspaces/ws_d/files/b', Buffer.from('x'))).rejects.toBeInstanceOf(
+          ScopeGone,
+        );
         expect(await store.workspacesWith(notes)).not.toContain('ws_d');
         const again = await handle.reopen();
         await expect(again.collection(notes, 'ws_d').insert(note(4))).rejects.toBeInstanceOf(ScopeGone);
@@ -269,7 +290,9 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         const put = await store.blobs.put('workspaces/ws_b/files/hello', Readable.from([Buffer.from(body)]));
         expect(put).toEqual({ size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
         expect(await text((await store.blobs.get('workspaces/ws_b/files/hello'))!)).toBe(body);
-        expect(await text((await store.blobs.get('workspaces/ws_b/files/hello', { start: 7, end: 12 }))!)).toBe('ranges');
+        expect(
+          await text((await store.blobs.get('workspaces/ws_b/files/hello', { start: 7, end: 12 }))!),
+        ).toBe('ranges');
         expect(await store.blobs.stat('workspaces/ws_b/files/hello')).toMatchObject({ size: body.length });
         expect(await store.blobs.get('workspaces/ws_b/files/missing')).toBeUndefined();
         expect(await store.blobs.stat('workspaces/ws_b/files/missing')).toBeUndefined();

@@ -12,11 +12,14 @@ const PART = 4096;
 describe.skipIf(!engineBuilt)('chunked upload', () => {
   let fx: Fixtures;
   let srv: TestServer;
+  /** Where the file backend keeps an asset's bytes. */
+  const assetPath = async (workspaceId: string, assetId: string) =>
+    (await srv.services.assets.localFile(workspaceId, assetId)).path;
   let key: string;
 
   beforeAll(async () => {
     fx = makeFixtures();
-    srv = await startTestServer({ whisperModel: fx.model, chunkedSweepMs: 100 });
+    srv = await startTestServer({ whisperModel: fx.model, sweepMs: 100 });
     key = await srv.createKey({ services: ['transcription'] });
   });
   afterAll(async () => {
@@ -91,8 +94,8 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect(again.transcript.id).toBe(transcript.id);
     expect(again.asset.id).toBe(asset.id);
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(bytes);
-    expect(existsSync(join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId))).toBe(false);
+    expect(readFileSync(await assetPath(me.workspace.id, asset.id))).toEqual(bytes);
+    expect(existsSync(join(srv.dataDir, 'chunked', me.workspace.id, up.uploadId))).toBe(false);
   });
 
   it('completes concurrently called completes once', async () => {
@@ -150,7 +153,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
   const stats = () => ({ ...srv.services.transcription.chunked.stats });
   const uploadDir = async (uploadId: string) => {
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    return join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', uploadId);
+    return join(srv.dataDir, 'chunked', me.workspace.id, uploadId);
   };
 
   it('fast path: parts sent in order are assembled and hashed as they arrive; complete reads no part again', async () => {
@@ -171,7 +174,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect(stats()).toEqual({ ...before, fast: before.fast + 1 });
     expect(asset.sha256).toBe(sha256(bytes));
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(bytes);
+    expect(readFileSync(await assetPath(me.workspace.id, asset.id))).toEqual(bytes);
     expect(existsSync(dir)).toBe(false);
     // idempotent: the second complete answers the same asset and joins nothing
     const again = (await (await complete(up.uploadId)).json()) as Json;
@@ -192,7 +195,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect(stats()).toEqual({ ...before, full: before.full + 1 });
     expect(asset.sha256).toBe(sha256(changed));
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(changed);
+    expect(readFileSync(await assetPath(me.workspace.id, asset.id))).toEqual(changed);
   });
 
   it('a re-PUT of an assembled part with the same bytes keeps the fast path; a gap resumes from the assembly', async () => {
@@ -204,7 +207,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect(stats()).toEqual({ ...before, resumed: before.resumed + 1 }); // assembly had 0-1; 2 and 3 read back
     expect(asset.sha256).toBe(sha256(bytes));
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    expect(readFileSync(srv.services.assets.filePath(me.workspace.id, asset.id))).toEqual(bytes);
+    expect(readFileSync(await assetPath(me.workspace.id, asset.id))).toEqual(bytes);
   });
 
   it('a part that fails mid-assembly does not advance it; the resend continues the fast path', async () => {
@@ -233,18 +236,14 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       expect(results.every((r) => r.status === 200)).toBe(true);
       const status = (await (await api()(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
       const me = (await (await api()('/api/v1/me')).json()) as Json;
-      const stored = readFileSync(
-        join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId, '0.part'),
-      );
+      const stored = readFileSync(join(srv.dataDir, 'chunked', me.workspace.id, up.uploadId, '0.part'));
       const hashes = bodies.map(sha256);
       expect(hashes).toContain(sha256(stored));
       expect(status.receivedParts[0].sha256).toBe(sha256(stored));
     }
     // whichever body won (teed into the assembly or not), the whole file is that body and part 1
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    const stored = readFileSync(
-      join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId, '0.part'),
-    );
+    const stored = readFileSync(join(srv.dataDir, 'chunked', me.workspace.id, up.uploadId, '0.part'));
     expect((await put(up.uploadId, 1, part(bytes, 1))).status).toBe(200);
     const { asset } = (await (await complete(up.uploadId)).json()) as Json;
     expect(asset.sha256).toBe(sha256(Buffer.concat([stored, part(bytes, 1)])));
@@ -273,7 +272,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     const status = (await (await api()(`/api/v1/uploads/chunked/${up.uploadId}`)).json()) as Json;
     expect(status.missingParts).toEqual([0, 1]);
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    expect(readdirSync(join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', up.uploadId))).toEqual([]);
+    expect(readdirSync(join(srv.dataDir, 'chunked', me.workspace.id, up.uploadId))).toEqual([]);
     // resuming sends the parts again and the result is byte-exact
     for (const i of status.missingParts) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
     const { asset } = (await (await complete(up.uploadId)).json()) as Json;
@@ -342,7 +341,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await complete(expiring.uploadId)).status).toBe(410);
     expect((await api()(`/api/v1/uploads/chunked/${expiring.uploadId}`)).status).toBe(410);
     const me = (await (await api()('/api/v1/me')).json()) as Json;
-    const dir = join(srv.dataDir, 'workspaces', me.workspace.id, 'chunked', expiring.uploadId);
+    const dir = join(srv.dataDir, 'chunked', me.workspace.id, expiring.uploadId);
     const deadline = Date.now() + 5000;
     while (existsSync(dir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(dir)).toBe(false);

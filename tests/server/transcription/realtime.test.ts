@@ -154,7 +154,7 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
     expect(transcript.segments.length).toBeGreaterThan(0);
     const ends = transcript.segments.map((s: Json) => s.end);
     expect(Math.max(...ends)).toBeGreaterThan(pcm.length / 32000);
-    const asset = srv.services.assets.get((await me()).workspace.id, closed.assetId);
+    const asset = await srv.services.assets.get((await me()).workspace.id, closed.assetId);
     expect(asset).toMatchObject({ type: 'audio', size: 44 + 2 * pcm.length });
   });
 
@@ -183,16 +183,16 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
 });
 
 describe('realtime client secrets', () => {
-  it('expire, are single use and unknown ones do not resolve', () => {
+  it('expire, are single use and unknown ones do not resolve', async () => {
     let now = 1_000_000;
     const secrets = createRealtimeSecrets(() => now);
     const a = secrets.mint('ws1', 60);
-    expect(secrets.resolve(a.secret)).toMatchObject({ purpose: 'realtime', workspaceId: 'ws1' });
-    expect(() => secrets.resolve(a.secret)).toThrow(/already used/);
+    expect(await secrets.resolve(a.secret)).toMatchObject({ purpose: 'realtime', workspaceId: 'ws1' });
+    await expect(secrets.resolve(a.secret)).rejects.toThrow(/already used/);
     const b = secrets.mint('ws1', 60);
     now += 60_001;
-    expect(() => secrets.resolve(b.secret)).toThrow(/expired/);
-    expect(secrets.resolve(`frt_${'a'.repeat(32)}`)).toBeUndefined();
-    expect(secrets.resolve('frt_short')).toBeUndefined();
+    await expect(secrets.resolve(b.secret)).rejects.toThrow(/expired/);
+    expect(await secrets.resolve(`frt_${'a'.repeat(32)}`)).toBeUndefined();
+    expect(await secrets.resolve('frt_short')).toBeUndefined();
   });
 });

@@ -126,7 +126,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
   });
 
   it('answers 413 over 4 MiB, enforced while streaming, and leaves nothing behind', async () => {
-    const assetsBefore = srv.services.assets.usage(await workspaceOf()).assets;
+    const assetsBefore = (await srv.services.assets.usage(await workspaceOf())).assets;
     const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
       .length;
     const big = Buffer.alloc((4 << 20) + 1024, 1);
@@ -142,7 +142,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(srv.services.assets.usage(await workspaceOf()).assets).toBe(assetsBefore);
+    expect((await srv.services.assets.usage(await workspaceOf())).assets).toBe(assetsBefore);
     const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
       .length;
     expect(transcriptsAfter).toBe(transcriptsBefore);
@@ -164,7 +164,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
 
     expect((await api()(`/api/v1/transcripts/${t.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api()(`/api/v1/transcripts/${t.id}`)).status).toBe(404);
-    expect(() => srv.services.assets.get(ws, t.audioAssetId)).toThrow(/not found/);
+    await expect(srv.services.assets.get(ws, t.audioAssetId)).rejects.toThrow(/not found/);
     expect(existsSync(file)).toBe(false);
   });
 

@@ -3,7 +3,7 @@
  * rendered on first request. Explains the effective chain in X-Folio-Transform (mission-anchors §1, our "U").
  */
 import { notFound } from '../../../http/errors.js';
-import type { AssetRecord } from '../schema.js';
+import type { FoundAsset } from '../service.js';
 import type { ImageCache } from './image-cache.js';
 import { CONTENT_TYPES, defaultFormatFor, renderImage, TRANSFORMABLE_TYPES } from './render-image.js';
 import { describeOps, parseTransformChain, resolveFormat } from './transform-chain.js';
@@ -15,7 +15,7 @@ export interface ImageVariant {
   headers: Record<string, string>;
 }
 
-type Lookup = (key: string) => { record: AssetRecord; path: string } | undefined;
+type Lookup = (key: string) => Promise<FoundAsset | undefined>;
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -26,9 +26,9 @@ export async function resolveImageVariant(
   cache: ImageCache,
 ): Promise<ImageVariant> {
   const key = segments[segments.length - 1] ?? '';
-  const found = byKey(key);
-  // SVG and non-images never come out of /img: SVG is active content (spec §4.2), only /f serves it, as a download.
-  if (found?.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType))
+  const found = await byKey(key);
+  // SVG and non-images never come out of /img: SVG is active content, which only /f serves, as a download.
+  if (found?.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType) || !found.path)
     throw notFound('Image');
   const { record, path } = found;
   const chain = parseTransformChain(segments.slice(0, -1));

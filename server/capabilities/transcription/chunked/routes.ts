@@ -1,6 +1,6 @@
 /** Chunked upload routes (spec §4.3, DESIGN §3): key with the transcription service only. */
 import { z } from 'zod';
-import { defineRoute } from '../../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
 import { presentAsset } from '../../assets/present-asset.js';
 import {
@@ -22,6 +22,7 @@ export const beginChunkedUpload = defineRoute({
   body: BeginChunkedBody,
   response: ChunkedUpload,
   status: 201,
+  tool: 'chunked_uploads_begin',
   summary: 'Begin a chunked upload of long audio (API key with transcription only)',
   description:
     'Body `{ filename, contentType, size, sha256?, partSize? (default 8 MiB), expiresIn? (seconds, default 86400), language?, prompt? }`. Part i covers bytes [i·partSize, min(size, (i+1)·partSize)); indexes start at 0. PUT the parts in any order, then POST .../complete.',
@@ -29,12 +30,11 @@ export const beginChunkedUpload = defineRoute({
     transcription.chunked.present(await transcription.chunked.begin(workspace.id, body)),
 });
 
-export const putChunkedPart = defineRoute({
+export const putChunkedPart = defineRawRoute({
   method: 'PUT',
   path: '/api/v1/uploads/chunked/:uploadId/parts/:index',
   ...who,
   params: PartParams,
-  rawBody: true,
   requestContentType: 'application/octet-stream',
   response: ReceivedPart,
   summary: 'Upload (or replace) one part as raw bytes',
@@ -50,6 +50,7 @@ export const getChunkedUpload = defineRoute({
   ...who,
   params: UploadParams,
   response: ChunkedUploadStatus,
+  tool: 'chunked_uploads_get',
   summary: 'The parts received so far and those missing, to resume an upload',
   handler: ({ workspace, params }, { transcription }) =>
     transcription.chunked.status(workspace.id, params.uploadId),
@@ -61,14 +62,15 @@ export const completeChunkedUpload = defineRoute({
   ...who,
   params: UploadParams,
   response: CompletedUpload,
+  tool: 'chunked_uploads_complete',
   summary: 'Reassemble and verify the parts, then create the audio asset and a pending transcript',
   description:
     '400 names missing or wrong-sized parts, or a size/sha256 mismatch of the whole file. Calling it again answers the same transcript and asset.',
   handler: async ({ workspace, params, origin }, { transcription, assets }) => {
     const { transcriptId, assetId } = await transcription.chunked.complete(workspace.id, params.uploadId);
     return {
-      transcript: transcription.transcripts.get(workspace.id, transcriptId),
-      asset: presentAsset(assets.get(workspace.id, assetId), origin),
+      transcript: await transcription.transcripts.get(workspace.id, transcriptId),
+      asset: presentAsset(await assets.get(workspace.id, assetId), origin),
     };
   },
 });
@@ -80,9 +82,18 @@ export const abortChunkedUpload = defineRoute({
   params: UploadParams,
   response: z.void(),
   status: 204,
+  tool: 'chunked_uploads_abort',
   summary: 'Abort a chunked upload and delete its parts',
   handler: async ({ workspace, params }, { transcription }) => {
     await transcription.chunked.abort(workspace.id, params.uploadId);
     return reply.empty(204);
   },
 });
+
+export const chunkedUploadRoutes = {
+  beginChunkedUpload,
+  putChunkedPart,
+  getChunkedUpload,
+  completeChunkedUpload,
+  abortChunkedUpload,
+};

@@ -1,7 +1,9 @@
 /**
- * Chunked upload of long audio (DESIGN §3): begin → PUT parts (any order, in parallel, re-sendable) → complete,
- * which reassembles and verifies, then creates the audio asset and a pending transcript. Records live per
- * workspace (so another workspace's uploadId is simply not found); parts under <workspaceDir>/chunked/<uploadId>/.
+ * Chunked upload of long audio: begin → PUT parts (any order, in parallel, re-sendable) → complete, which
+ * reassembles and verifies, then creates the audio asset and a pending transcript. Records live per workspace (so
+ * another workspace's uploadId is simply not found); parts under <dataDir>/chunked/<workspaceId>/<uploadId>/.
+ * Complete is idempotent across a crash: the asset and transcript ids derive from the upload id, so a retry finds
+ * what an interrupted complete already made instead of making it twice.
  *
  * Fast path: while parts arrive in order, each one is also teed (same stream pass) into <dir>/assembly.tmp and a
  * copy of a running whole-file SHA-256 kept in memory; the copy becomes the running hash only when the part is
@@ -11,7 +13,7 @@
  * complete joins all parts from disk as before: correctness never depends on the fast path.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, rename, rm, truncate } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -23,8 +25,9 @@ import {
   unsupportedMediaType,
 } from '../../../http/errors.js';
 import { newId } from '../../../store/ids.js';
-import type { Store } from '../../../store/store.js';
+import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
+import { chunkedUploads } from '../collections.js';
 import type { TranscriptService } from '../transcripts.js';
 import {
   assemblyPath,
@@ -43,19 +46,26 @@ import {
   MAX_PARTS,
 } from './schema.js';
 
-const COLLECTION = 'chunked-uploads';
-
 export interface ChunkedDeps {
   store: Store;
   assets: AssetService;
   transcripts: TranscriptService;
   maxBytes: number;
+  /** Where parts wait on this node's disk until complete. */
+  partsRoot: string;
   now?: () => number;
 }
 
-export function createChunkedUploads({ store, assets, transcripts, maxBytes, now = Date.now }: ChunkedDeps) {
-  const uploads = (workspaceId: string) => store.collection<ChunkedUploadRecord>(COLLECTION, workspaceId);
-  const dirOf = (workspaceId: string, id: string) => join(store.workspaceDir(workspaceId), 'chunked', id);
+export function createChunkedUploads({
+  store,
+  assets,
+  transcripts,
+  maxBytes,
+  partsRoot,
+  now = Date.now,
+}: ChunkedDeps) {
+  const uploads = (workspaceId: string) => store.collection(chunkedUploads, workspaceId);
+  const dirOf = (workspaceId: string, id: string) => join(partsRoot, workspaceId, id);
   const locks = new Map<string, Promise<unknown>>();
   /** In-order assembly state by upload id: parts 0..next-1 are in assembly.tmp (`size` bytes) and in `hash`. */
   const assemblies = new Map<
@@ -98,22 +108,27 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
       expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
     };
     await mkdir(dirOf(workspaceId, record.id), { recursive: true });
-    const inserted = await uploads(workspaceId).insert(record);
+    const inserted = await uploads(workspaceId)
+      .insert(record)
+      .catch(async (error) => {
+        await rm(dirOf(workspaceId, record.id), { recursive: true, force: true });
+        throw error;
+      });
     assemblies.set(record.id, { next: 0, size: 0, hash: createHash('sha256'), busy: false, broken: false });
     return inserted;
   }
 
   /** The upload, refusing ones that can no longer take parts (410) or are finished (409). */
-  function findOpen(workspaceId: string, id: string): ChunkedUploadRecord {
-    const upload = find(workspaceId, id);
+  async function findOpen(workspaceId: string, id: string): Promise<ChunkedUploadRecord> {
+    const upload = await find(workspaceId, id);
     if (upload.status === 'aborted') throw gone('This upload was aborted');
     if (upload.status === 'expired' || (upload.status === 'open' && isExpired(upload)))
       throw gone('This upload has expired; begin a new one');
     return upload;
   }
 
-  function find(workspaceId: string, id: string): ChunkedUploadRecord {
-    const upload = uploads(workspaceId).find(id);
+  async function find(workspaceId: string, id: string): Promise<ChunkedUploadRecord> {
+    const upload = await uploads(workspaceId).get(id);
     if (!upload) throw notFound('Upload');
     return upload;
   }
@@ -136,7 +151,7 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
   }
 
   async function putPart(workspaceId: string, id: string, rawIndex: string, req: IncomingMessage) {
-    const upload = findOpen(workspaceId, id);
+    const upload = await findOpen(workspaceId, id);
     if (upload.status === 'completed') throw conflict('This upload is already completed');
     const index = parseIndex(upload, rawIndex);
     const expected = expectedSize(upload, index);
@@ -164,10 +179,10 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
         );
       }
       return await locked(id, async () => {
-        const current = uploads(workspaceId).find(id);
+        const current = await uploads(workspaceId).get(id);
         if (current?.status !== 'open') {
           await rm(part.tmpPath, { force: true });
-          findOpen(workspaceId, id); // throws the right status
+          await findOpen(workspaceId, id); // throws the right status
           throw conflict('This upload is already completed');
         }
         const previous = current.parts[index];
@@ -179,10 +194,12 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
           state.next++;
         } else if (state && index < state.next && previous?.sha256 !== part.sha256) state.broken = true;
         const record = { size: part.size, sha256: part.sha256, receivedAt: new Date(now()).toISOString() };
-        await uploads(workspaceId).update(id, (row) => ({
-          ...row,
-          parts: { ...row.parts, [index]: record },
-        }));
+        // Under the lock: no other commit or complete of this upload runs between the read above and this write.
+        await uploads(workspaceId).update(
+          id,
+          { parts: { ...current.parts, [index]: record } },
+          { if: { status: 'open' } },
+        );
         return { index, size: part.size, sha256: part.sha256 };
       });
     } finally {
@@ -190,8 +207,8 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
     }
   }
 
-  function status(workspaceId: string, id: string) {
-    const upload = findOpen(workspaceId, id);
+  async function status(workspaceId: string, id: string) {
+    const upload = await findOpen(workspaceId, id);
     const receivedParts = Object.entries(upload.parts)
       .map(([index, p]) => ({ index: Number(index), size: p.size, sha256: p.sha256 }))
       .sort((a, b) => a.index - b.index);
@@ -202,42 +219,54 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
   /** Reassembles, verifies, creates the asset and a pending transcript; a second call returns the same ids. */
   function complete(workspaceId: string, id: string): Promise<{ transcriptId: string; assetId: string }> {
     return locked(id, async () => {
-      const upload = findOpen(workspaceId, id);
+      const upload = await findOpen(workspaceId, id);
       if (upload.status === 'completed' && upload.result) return upload.result;
-      const dir = dirOf(workspaceId, id);
-      const sizes = await partSizesOnDisk(dir, upload.partCount);
-      const missing = range(upload.partCount).filter((i) => !sizes.has(i));
-      const wrong = range(upload.partCount).filter(
-        (i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i),
-      );
-      if (missing.length || wrong.length)
-        throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
-      const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
-      const whole = await joinWhole(id, dir, upload.partCount, target);
-      if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
-        await rm(target, { force: true });
-        throw badRequest(
-          whole.size !== upload.size
-            ? `Reassembled file has ${whole.size} bytes; ${upload.size} were declared`
-            : `Reassembled file does not match the declared sha256 (got ${whole.sha256}); re-send the wrong parts and complete again`,
-        );
-      }
-      const asset = await assets.createFromFile(workspaceId, {
-        path: target,
-        filename: upload.filename,
-        contentType: upload.contentType,
-        sha256: whole.sha256,
-      });
-      const transcript = await transcripts.create(workspaceId, {
-        audioAssetId: asset.id,
-        source: 'chunked',
-        language: upload.language,
-        prompt: upload.prompt,
-      });
-      const result = { transcriptId: transcript.id, assetId: asset.id };
+      const ids = resultIdsOf(upload.id);
+      if (!(await assets.get(workspaceId, ids.assetId).catch(() => undefined)))
+        await createAsset(workspaceId, upload);
+      const transcript =
+        (await transcripts.find(workspaceId, ids.transcriptId).catch(() => undefined)) ??
+        (await transcripts.create(workspaceId, {
+          id: ids.transcriptId,
+          audioAssetId: ids.assetId,
+          source: 'chunked',
+          language: upload.language,
+          prompt: upload.prompt,
+        }));
+      const result = { transcriptId: transcript.id, assetId: ids.assetId };
       await uploads(workspaceId).update(id, { status: 'completed', result });
-      await rm(dir, { recursive: true, force: true });
+      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
       return result;
+    });
+  }
+
+  /** Verifies the parts, joins them and makes the asset, with the id that this upload's complete always uses. */
+  async function createAsset(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
+    const { id } = upload;
+    const dir = dirOf(workspaceId, id);
+    const sizes = await partSizesOnDisk(dir, upload.partCount);
+    const missing = range(upload.partCount).filter((i) => !sizes.has(i));
+    const wrong = range(upload.partCount).filter(
+      (i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i),
+    );
+    if (missing.length || wrong.length)
+      throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
+    const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
+    const whole = await joinWhole(id, dir, upload.partCount, target);
+    if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
+      await rm(target, { force: true });
+      throw badRequest(
+        whole.size !== upload.size
+          ? `Reassembled file has ${whole.size} bytes; ${upload.size} were declared`
+          : `Reassembled file does not match the declared sha256 (got ${whole.sha256}); re-send the wrong parts and complete again`,
+      );
+    }
+    await assets.createFromFile(workspaceId, {
+      id: resultIdsOf(id).assetId,
+      path: target,
+      filename: upload.filename,
+      contentType: upload.contentType,
+      sha256: whole.sha256,
     });
   }
 
@@ -264,38 +293,91 @@ export function createChunkedUploads({ store, assets, transcripts, maxBytes, now
   }
 
   async function abort(workspaceId: string, id: string): Promise<void> {
-    const upload = find(workspaceId, id);
+    const upload = await find(workspaceId, id);
     if (upload.status === 'completed')
       throw conflict('This upload is already completed; delete its transcript instead');
     await locked(id, async () => {
       assemblies.delete(id);
-      await uploads(workspaceId).update(id, { status: 'aborted', parts: {} });
+      await uploads(workspaceId).update(id, { status: 'aborted', parts: {} }, { if: { status: 'open' } });
       await rm(dirOf(workspaceId, id), { recursive: true, force: true });
     });
   }
 
-  /** Removes the parts of expired uploads; at start-up also temp files of PUTs a crash cut off. */
-  async function sweep({ startup = false } = {}): Promise<number> {
-    let swept = 0;
-    for (const workspaceId of store.scopes(COLLECTION)) {
-      for (const upload of uploads(workspaceId).filter((u) => u.status === 'open')) {
+  /**
+   * Expires open uploads past their time and removes their parts; removes part directories no upload record owns
+   * (a crash between making one and recording it, or a dropped workspace), once older than `graceMs`; at start-up
+   * also the temp files of PUTs a crash cut off.
+   */
+  async function sweep({
+    startup = false,
+    graceMs = 3600_000,
+  } = {}): Promise<{ expired: number; orphans: number }> {
+    let expired = 0;
+    for (const workspaceId of await store.workspacesWith(chunkedUploads)) {
+      for (const upload of await uploads(workspaceId).all({ status: 'open' })) {
         if (startup) await removeStaleTemps(dirOf(workspaceId, upload.id));
         if (!isExpired(upload)) continue;
         await locked(upload.id, async () => {
           assemblies.delete(upload.id);
-          await uploads(workspaceId).update(upload.id, { status: 'expired', parts: {} });
+          await uploads(workspaceId).update(
+            upload.id,
+            { status: 'expired', parts: {} },
+            { if: { status: 'open' } },
+          );
           await rm(dirOf(workspaceId, upload.id), { recursive: true, force: true });
         });
-        swept++;
+        expired++;
       }
     }
-    return swept;
+    return { expired, orphans: await sweepOrphanDirs(startup ? 0 : graceMs) };
   }
 
-  return { begin, putPart, status, complete, abort, sweep, present, find, stats };
+  async function sweepOrphanDirs(graceMs: number): Promise<number> {
+    let orphans = 0;
+    for (const workspaceId of await readdir(partsRoot).catch(() => [] as string[])) {
+      for (const id of await readdir(join(partsRoot, workspaceId)).catch(() => [] as string[])) {
+        const dir = dirOf(workspaceId, id);
+        const upload = await uploads(workspaceId)
+          .get(id)
+          .catch(() => undefined);
+        if (upload?.status === 'open') continue;
+        const age =
+          Date.now() -
+          (await stat(dir).then(
+            (s) => s.mtimeMs,
+            () => 0,
+          ));
+        if (age < graceMs) continue;
+        await rm(dir, { recursive: true, force: true });
+        orphans++;
+      }
+      await rm(join(partsRoot, workspaceId), { recursive: false }).catch(() => undefined); // only if now empty
+    }
+    return orphans;
+  }
+
+  return {
+    begin,
+    putPart,
+    status,
+    complete,
+    abort,
+    sweep,
+    present,
+    find,
+    stats,
+    dropWorkspace: (workspaceId: string) =>
+      rm(join(partsRoot, workspaceId), { recursive: true, force: true }),
+  };
 }
 
 export type ChunkedUploads = ReturnType<typeof createChunkedUploads>;
+
+/** The asset and transcript a complete makes: fixed by the upload id, so a retried complete never makes two. */
+export function resultIdsOf(uploadId: string) {
+  const suffix = uploadId.replace(/^upl_/, '');
+  return { assetId: `ast_${suffix}`, transcriptId: `trn_${suffix}` };
+}
 
 export function present(upload: ChunkedUploadRecord) {
   const { id, partSize, partCount, size, expiresAt } = upload;

@@ -37,6 +37,7 @@ export const createRealtimeSession = defineRoute({
   body: MintRealtimeBody,
   response: RealtimeSession,
   status: 201,
+  tool: 'realtime_create_session',
   summary: 'Mint a live transcription session: a short-lived, single-use client secret and the WebSocket URL',
   description:
     'Hand `clientSecret.value` to the client (e.g. a browser); it connects to `websocketUrl?client_secret=<value>` within `expiresIn` seconds (default 60, max 600). A second connect with the same secret is refused (410). See the realtime protocol in /llms-full.txt.',
@@ -47,7 +48,7 @@ export const createRealtimeSession = defineRoute({
       clientSecret: { value: minted.secret, expiresAt: minted.expiresAt },
       websocketUrl: `${origin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`,
       expiresAt: minted.expiresAt,
-      audio: { format: 'pcm16' as const, sampleRate: SAMPLE_RATE, channels: 1 as const },
+      audio: { format: 'pcm16', sampleRate: SAMPLE_RATE, channels: 1 } as const,
     };
   },
 });
@@ -64,3 +65,5 @@ export const realtimeSocket = defineSocket({
       sessionId: viewer.kind === 'grant' ? viewer.grant.id : `key-${Date.now()}`,
     }),
 });
+
+export const realtimeRoutes = { createRealtimeSession };

@@ -30,7 +30,7 @@ export function createRealtimeSecrets(now: () => number = Date.now) {
   }
 
   /** For authenticate.ts: consumes the secret; used or expired ones answer 410, unknown ones 401. */
-  function resolve(secret: string): GrantInfo | undefined {
+  async function resolve(secret: string): Promise<GrantInfo | undefined> {
     if (!SECRET.test(secret)) return undefined;
     const minted = byHash.get(hash(secret));
     if (!minted) return undefined;

@@ -1,18 +1,19 @@
 /**
  * Streams one multipart upload to a temp file, hashing as it goes; the request is never held in memory.
- * busboy only *marks* an over-limit file as truncated (reliability-anchors §3), so a limit hit is turned into 413 here,
- * and every failure removes the temp file before the error leaves.
+ * busboy only *marks* an over-limit file as truncated, so a limit hit is turned into 413 here, and every failure
+ * removes the temp file before the error leaves. A full disk is the server's problem (507), never the client's.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { nanoid } from 'nanoid';
-import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../../../http/errors.js';
+import { asStorageFailure, StorageFailure } from '../store/errors.js';
+import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
 export interface ReceivedFile {
   tmpPath: string;
@@ -31,7 +32,9 @@ export interface ReceiveOptions {
    * Runs when the file part starts, with the fields sent before it; throw to refuse before a byte is written,
    * or return a lower byte limit for this file (a grant sent as a form field).
    */
-  beforeFile?: (fields: Record<string, string>) => { maxBytes?: number } | undefined;
+  beforeFile?: (
+    fields: Record<string, string>,
+  ) => Promise<{ maxBytes?: number } | undefined> | { maxBytes?: number } | undefined;
   /** Every field as it arrives, repeated names and fields after the file included (OpenAI-style forms). */
   onField?: (name: string, value: string) => void;
 }
@@ -86,8 +89,11 @@ function parse(
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
+      const storage = asStorageFailure(error);
       reject(
-        error instanceof HttpError ? error : badRequest(`Malformed multipart body: ${messageOf(error)}`),
+        error instanceof HttpError || storage instanceof StorageFailure
+          ? storage
+          : badRequest(`Malformed multipart body: ${messageOf(error)}`),
       );
     };
     parser.on('field', (name, value, info) => {
@@ -114,7 +120,8 @@ function parse(
     parser.on('close', () => {
       if (!state.writing)
         return fail(badRequest('No file in the request: send it in a form field named "file"'));
-      state.writing.then(resolve, fail);
+      // Fields sent after the file count too (OpenAI-style forms put them anywhere).
+      state.writing.then((received) => resolve({ ...received, fields: { ...fields } }), fail);
     });
     req.on('aborted', () => fail(badRequest('The upload was aborted before it completed')));
     req.pipe(parser);
@@ -128,7 +135,10 @@ async function writeFile(
   fields: Record<string, string>,
   info: busboy.FileInfo,
 ): Promise<ReceivedFile> {
-  const limit = Math.min(options.beforeFile?.(fields)?.maxBytes ?? Infinity, options.maxBytes);
+  const allowed = options.beforeFile?.(fields);
+  const limit = Math.min((allowed instanceof Promise ? await allowed : allowed)?.maxBytes ?? Infinity, options.maxBytes);
+  // The request may have been refused while beforeFile was deciding: then the file stream is already destroyed.
+  if ((stream as Readable).destroyed) throw badRequest('The upload was refused before its file was read');
   const hash = createHash('sha256');
   let size = 0;
   const meter = new Transform({

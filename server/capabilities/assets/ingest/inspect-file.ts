@@ -1,11 +1,10 @@
 /**
- * Turns a file in the temp dir into an asset's bytes: type from content, media facts, limits, then a rename into
- * <workspaceDir>/files/<assetId>. On any refusal the source file is removed, so nothing partial remains.
+ * Checks a received file before it becomes an asset: type from the content, media facts, the upload's limits. On
+ * any refusal the file is removed, so nothing partial remains; on success the caller hands it to the blob store.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { payloadTooLarge, unprocessable, unsupportedMediaType } from '../../../http/errors.js';
 import { MAX_INPUT_PIXELS } from '../image/limits.js';
@@ -27,18 +26,14 @@ export interface FileRules {
   allowedTypes?: string[];
 }
 
-export interface StoredFile extends DetectedType, MediaInfo {
+export interface InspectedFile extends DetectedType, MediaInfo {
   size: number;
   sha256: string;
 }
 
 const ACTIVE_TYPES = /svg|html|xml|javascript/i;
 
-export async function storeFile(
-  file: IncomingFile,
-  target: string,
-  rules: FileRules = {},
-): Promise<StoredFile> {
+export async function inspectFile(file: IncomingFile, rules: FileRules = {}): Promise<InspectedFile> {
   try {
     const size = file.size ?? (await stat(file.path)).size;
     if (rules.maxBytes !== undefined && size > rules.maxBytes)
@@ -56,7 +51,6 @@ export async function storeFile(
       );
     }
     const sha256 = file.sha256 ?? (await hashFile(file.path));
-    await moveInto(file.path, target);
     return { ...detected, ...media, size, sha256 };
   } catch (error) {
     await rm(file.path, { force: true });
@@ -77,17 +71,6 @@ function withHint(detected: DetectedType, hint?: string): DetectedType {
   const kind = hint.split('/')[0];
   if (kind === 'audio' || kind === 'video') return { contentType: hint, assetType: kind };
   return detected;
-}
-
-async function moveInto(source: string, target: string): Promise<void> {
-  await mkdir(join(target, '..'), { recursive: true });
-  try {
-    await rename(source, target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(source, target); // another filesystem (createFromFile callers): copy, then drop the source
-    await rm(source, { force: true });
-  }
 }
 
 async function hashFile(path: string): Promise<string> {

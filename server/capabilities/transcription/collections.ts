@@ -1,0 +1,16 @@
+import { defineCollection } from '../../store/types.js';
+import type { ChunkedUploadRecord } from './chunked/schema.js';
+import type { TranscriptRecord } from './schema.js';
+
+/** The transcripts of a workspace; pending rows are also the queue (queue.ts). */
+export const transcriptsCollection = defineCollection<TranscriptRecord>({
+  name: 'transcripts',
+  scope: 'workspace',
+  fields: { status: 'text', audioAssetId: 'text', createdAt: 'text' },
+});
+
+export const chunkedUploads = defineCollection<ChunkedUploadRecord>({
+  name: 'chunked-uploads',
+  scope: 'workspace',
+  fields: { status: 'text', expiresAt: 'text', createdAt: 'text' },
+});
