@@ -18,7 +18,7 @@ import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
-import { createRateLimiter } from './http/rate-limit.js';
+import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import type { Lifecycle, Services } from './services.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -36,7 +36,7 @@ export type FolioServer = {
 
 export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
   const config = parseConfig(input as ConfigInput);
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log });
+  const store = await openStore({ ...config, log });
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
   const services = buildServices(config, store, lifecycle, log);
@@ -58,10 +58,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
       resolvers,
       workspaces: services.workspaces,
       ownOrigins: origins,
-      limiter: createRateLimiter({
-        perMinute: config.limits.rateLimitPerMinute,
-        burst: config.limits.rateLimitBurst,
-      }),
+      limiter: rateLimiterFor(config, store),
       jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
       services,
@@ -158,4 +155,12 @@ function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
       'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
     }),
   ];
+}
+
+/** Buckets in memory for one process; where the store shares them across nodes (hosted), there. */
+function rateLimiterFor(config: Config, store: Store): RateLimiter {
+  const limits = { perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst };
+  return store.takeToken
+    ? createSharedRateLimiter(limits, store.takeToken.bind(store))
+    : createRateLimiter(limits);
 }

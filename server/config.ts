@@ -56,11 +56,19 @@ const Config = z.object({
       prefix: z.string().optional(),
     })
     .optional(),
-  /** Names this process among the nodes of a hosted instance (start-up lines, logs, its scratch directory). */
+  /**
+   * Names this process among the nodes of a hosted instance (start-up lines, logs, its scratch directory, the
+   * transcription jobs it holds). Default: `local` on the desktop, `<hostname>-<pid>` when hosted; give each node
+   * a stable one so a restarted node takes its own unfinished jobs back at once.
+   */
   nodeId: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'node id may use letters, digits, ".", "_" and "-"')
-    .default(() => `${hostname()}-${process.pid}`),
+    .optional(),
+  /** How long a node holds a transcription job without renewing it before another node may take it over. */
+  jobLeaseMs: z.number().int().min(500).default(30_000),
+  /** Hosted: how often each node looks for work other nodes queued (and for jobs whose node died). */
+  queuePollMs: z.number().int().min(50).default(1000),
   /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
   sweepMs: z
     .number()
@@ -73,9 +81,9 @@ const HostedConfig = Config.refine((c) => !c.s3 || c.database, {
   message:
     'FOLIO_S3_BUCKET needs FOLIO_DATABASE_URL: blobs in a bucket are for a hosted instance on PostgreSQL',
   path: ['s3'],
-});
+}).transform((c) => ({ ...c, nodeId: c.nodeId ?? (c.database ? `${hostname()}-${process.pid}` : 'local') }));
 
-export type Config = z.output<typeof Config>;
+export type Config = z.output<typeof HostedConfig>;
 export type ConfigInput = z.input<typeof Config>;
 
 export const parseConfig = (input: ConfigInput): Config => HostedConfig.parse(input);

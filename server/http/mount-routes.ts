@@ -49,15 +49,15 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   return router;
 }
 
-function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): void {
+async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): Promise<void> {
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
   if (viewer.kind === 'session' && workspace)
     checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx.req.headers.host, deps.ownOrigins()));
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
-  if (limitId) deps.limiter.take(limitId);
+  if (limitId) await deps.limiter.take(limitId);
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
-    deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+    await deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
 }
 
 async function readJson(ctx: Context, limit: number): Promise<unknown> {

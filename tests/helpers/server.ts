@@ -1,10 +1,12 @@
-// startTestServer(): the real createServer on a temp data dir and an ephemeral port.
+// startTestServer(): the real createServer on a temp data dir and an ephemeral port; with FOLIO_TEST_BACKEND=hosted
+// also on its own PostgreSQL database and S3 prefix (tests/helpers/hosted/backend.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type FolioServer } from '../../server/app.js';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
+import { releaseTestBackend, testBackendFor } from './hosted/backend.js';
 
 export type Credential = { cookie: string } | { bearer: string } | null;
 
@@ -18,6 +20,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
       port: 0,
       dataDir,
       fsync: false,
+      ...(await testBackendFor(dataDir)),
       ...overrides,
       limits: { ...defaultLimits, ...overrides.limits },
     } as ConfigInput,
@@ -94,7 +97,9 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
     createKeyDetails,
     async close() {
       await server.close();
-      if (!overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (overrides.dataDir) return;
+      await rm(dataDir, { recursive: true, force: true });
+      await releaseTestBackend(dataDir);
     },
   };
 }

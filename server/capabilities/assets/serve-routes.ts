@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { defineRawRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
-import { sendFile } from '../../http/send-file.js';
+import { type ByteSource, sendFile } from '../../http/send-file.js';
 import { resolveImageVariant } from './image/image-variant.js';
 import { KeyParams } from './schema.js';
 import type { FoundAsset } from './service.js';
@@ -58,6 +58,7 @@ export const serveImage = defineRawRoute({
     const variant = await resolveImageVariant(segments, ctx.get('accept'), assets.byKey, assets.imageCache);
     return send(ctx, {
       path: variant.path,
+      source: variant.path || !variant.original ? undefined : sourceOf(variant.original),
       contentType: variant.contentType,
       etag: variant.etag,
       headers: variant.headers,
@@ -68,10 +69,11 @@ export const serveImage = defineRawRoute({
 export const assetServeRoutes = { serveFile, serveAudio, serveImage };
 
 /** The stored bytes of an asset, sandboxed whatever they are; `disposition` says download or inline. */
-function sendAsset(ctx: Context, { record, path }: FoundAsset, disposition: string) {
-  if (!path) throw new Error('Serving bytes that are not local files needs a streaming path');
+function sendAsset(ctx: Context, found: FoundAsset, disposition: string) {
+  const { record, path } = found;
   return send(ctx, {
     path,
+    source: path ? undefined : sourceOf(found),
     contentType: record.contentType,
     etag: `"${record.sha256.slice(0, 32)}"`,
     headers: {
@@ -81,6 +83,13 @@ function sendAsset(ctx: Context, { record, path }: FoundAsset, disposition: stri
     },
   });
 }
+
+/** An asset's bytes where the store keeps them; a record's bytes never change, so it dates them. */
+const sourceOf = (found: FoundAsset): ByteSource => ({
+  size: found.record.size,
+  modifiedAt: new Date(found.record.createdAt),
+  read: (range) => found.read(range),
+});
 
 async function send(ctx: Context, options: Parameters<typeof sendFile>[2]) {
   try {

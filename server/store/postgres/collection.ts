@@ -6,6 +6,7 @@ import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } fro
 import { type CollectionTableName, type Db, INSTANCE_SCOPE } from './database.js';
 import { asStoreError } from './pg-errors.js';
 import { afterCursorSql, columnOf, orderOf, orderSql, searchSql, whereSql } from './query.js';
+import { serializeRow } from './utf8-text.js';
 import type { WorkspaceRegistry } from './workspaces.js';
 
 export type CollectionContext = {
@@ -42,7 +43,7 @@ export function createPostgresCollection<T extends Row>(
   /** INSERT guarded by the workspace's registry row (shared lock, not dropped), or plain for instance rows. */
   async function insertRow(row: T): Promise<boolean> {
     const t = await table();
-    const doc = serialize(row);
+    const doc = serializeRow(row);
     if (scope === INSTANCE_SCOPE) {
       await db.insertInto(t).values({ workspace_id: scope, id: row.id, doc }).execute();
       return true;
@@ -120,7 +121,7 @@ export function createPostgresCollection<T extends Row>(
         if (value !== undefined && field !== 'id') changes[field] = value;
       let query = db
         .updateTable(t)
-        .set({ doc: sql<string>`doc || ${serialize(changes)}::jsonb` })
+        .set({ doc: sql<string>`doc || ${serializeRow(changes)}::jsonb` })
         .where('workspace_id', '=', scope)
         .where('id', '=', id);
       for (const part of conditions(options?.if)) query = query.where(part);
@@ -141,9 +142,6 @@ export function createPostgresCollection<T extends Row>(
     },
   };
 }
-
-/** Rows go in as JSON text, cast to JSONB by the column. */
-export const serialize = (value: unknown): string => JSON.stringify(value);
 
 function rethrow(error: unknown): never {
   throw asStoreError(error);

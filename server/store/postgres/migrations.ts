@@ -42,6 +42,34 @@ const steps: Step[] = [
       );
     },
   },
+  {
+    version: 2,
+    name: 'rate-limit buckets every node shares',
+    async up(trx) {
+      // Unlogged: a bucket is worth nothing after a crash (it refills within a minute), so it skips the WAL.
+      await sql`CREATE UNLOGGED TABLE folio_rate_limits (
+        id text PRIMARY KEY, tokens double precision NOT NULL, at timestamptz NOT NULL)`.execute(trx);
+      // One token bucket step under the row's lock: refill for the time since the last call, then take one if
+      // there is one. Answers 0 (taken) or the seconds until a token is back.
+      await sql`CREATE FUNCTION folio_take_token(p_id text, p_per_second double precision, p_burst double precision)
+        RETURNS double precision LANGUAGE plpgsql AS $$
+        DECLARE
+          t double precision;
+          at_now timestamptz := clock_timestamp();
+        BEGIN
+          INSERT INTO folio_rate_limits AS b (id, tokens, at) VALUES (p_id, p_burst, at_now)
+          ON CONFLICT (id) DO UPDATE
+            SET tokens = least(p_burst, b.tokens + greatest(0, extract(epoch FROM at_now - b.at)) * p_per_second),
+                at = at_now
+          RETURNING tokens INTO t;
+          IF t >= 1 THEN
+            UPDATE folio_rate_limits SET tokens = t - 1 WHERE id = p_id;
+            RETURN 0;
+          END IF;
+          RETURN (1 - t) / p_per_second;
+        END $$`.execute(trx);
+    },
+  },
 ];
 
 export const STORE_SCHEMA_VERSION = steps.length;

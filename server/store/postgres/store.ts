@@ -8,7 +8,9 @@ import { createPostgresCollection } from './collection.js';
 import { type CollectionTableName, type Database, INSTANCE_NAME, INSTANCE_SCOPE } from './database.js';
 import { guardBlobs } from './guarded-blobs.js';
 import { DATA_LOCK, enableTrigrams, migrate, withLock } from './migrations.js';
+import { whereSql } from './query.js';
 import { ensureTable } from './tables.js';
+import { utf8TextPlugin } from './utf8-text.js';
 import { createWorkspaceRegistry } from './workspaces.js';
 
 export type PostgresStoreOptions = {
@@ -37,6 +39,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on('error', (error) => log(`PostgreSQL connection lost: ${error.message}`));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
+    plugins: [utf8TextPlugin],
     log: options.onQuery ? (event) => options.onQuery?.(event.query.sql, event.query.parameters) : undefined,
   });
   try {
@@ -66,6 +69,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
 
   const blobs = guardBlobs(options.blobs, registry.isDropped);
+  // A bucket untouched for a day is full again: the same as no row.
+  const bucketSweep = setInterval(() => {
+    sql`DELETE FROM folio_rate_limits WHERE at < now() - interval '1 day'`.execute(db).catch(() => {});
+  }, 3600_000);
+  bucketSweep.unref();
 
   return {
     backend: `postgres+${options.blobBackend}`,
@@ -90,8 +98,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         row: found.doc as never,
       };
     },
-    async workspacesWith(spec) {
-      return registry.holding(await tableFor(spec)());
+    async workspacesWith(spec, where) {
+      return registry.holding(await tableFor(spec)(), whereSql(spec, where));
     },
     async dropWorkspace(workspaceId) {
       await registry.drop(workspaceId);
@@ -113,8 +121,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
     },
+    async takeToken(id, perMinute, burst) {
+      const { rows } = await sql<{
+        wait: number;
+      }>`SELECT folio_take_token(${id}, ${perMinute / 60}, ${burst}) AS wait`.execute(db);
+      return rows[0]?.wait ?? 0;
+    },
     exclusive: (work) => withLock(db, DATA_LOCK, work),
     async close() {
+      clearInterval(bucketSweep);
       await db.destroy();
     },
   };

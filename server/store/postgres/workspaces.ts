@@ -1,7 +1,7 @@
 // The workspace registry every node shares. A workspace is registered by its first row; an insert takes a share
 // lock on its registry row in the same statement, and a drop sets `dropped_at` (waiting for those locks) before
 // deleting the rows, so no insert lands after a drop and none re-creates the workspace.
-import { sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { ScopeGone } from '../errors.js';
 import type { CollectionTableName, Db } from './database.js';
 
@@ -50,15 +50,20 @@ export function createWorkspaceRegistry(db: Db) {
     });
   }
 
-  /** Live workspaces holding at least one row of the table. */
-  async function holding(table: CollectionTableName): Promise<string[]> {
+  /** Live workspaces holding at least one row of the table (meeting `conditions`, when given). */
+  async function holding(
+    table: CollectionTableName,
+    conditions: RawBuilder<SqlBool>[] = [],
+  ): Promise<string[]> {
     const rows = await db
       .selectFrom('folio_workspaces as w')
       .select('w.id')
       .where('w.dropped_at', 'is', null)
-      .where(({ exists, selectFrom }) =>
-        exists(selectFrom(table).select(sql.lit(1).as('one')).whereRef('workspace_id', '=', 'w.id')),
-      )
+      .where(({ exists, selectFrom }) => {
+        let inner = selectFrom(table).select(sql.lit(1).as('one')).whereRef('workspace_id', '=', 'w.id');
+        for (const condition of conditions) inner = inner.where(condition);
+        return exists(inner);
+      })
       .execute();
     return rows.map((r) => r.id);
   }

@@ -1,6 +1,4 @@
 // Spec §5 "who may do what", driven by the route table, plus the key error matrix (anchors F.26–27).
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { mintSecret } from '../../../server/capabilities/keys/secret.js';
@@ -8,6 +6,7 @@ import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { createTenant } from '../../helpers/factories.js';
 import { type Credential, startTestServer, type TestServer } from '../../helpers/server.js';
+import { storedText } from '../../helpers/stored.js';
 
 let srv: TestServer;
 let allServices: string;
@@ -134,18 +133,9 @@ describe('API key errors', () => {
       expect(text).not.toContain(created.secret.slice(created.prefix.length));
     }
     expect(list).toContain(created.prefix);
-    expect(await grepDir(srv.dataDir, created.secret.slice(created.prefix.length))).toEqual([]);
+    const stored = await storedText(srv);
+    expect(stored).toContain(created.prefix);
+    expect(stored).not.toContain(created.secret.slice(created.prefix.length));
     expect(srv.logs.join('\n')).not.toContain(created.secret);
   });
 });
-
-/** Files under `dir` whose bytes contain `needle`. */
-async function grepDir(dir: string, needle: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const hits: string[] = [];
-  for (const e of entries.filter((e) => e.isFile())) {
-    const path = join(e.parentPath, e.name);
-    if ((await readFile(path)).includes(needle)) hits.push(path);
-  }
-  return hits;
-}

@@ -381,7 +381,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await begin({ filename: 'a.wav', contentType: 'audio/wav', size: 2 ** 40 })).status).toBe(413);
     const up = await begin({ filename: 'a.wav', contentType: 'audio/wav', size: (8 << 20) * 2 + 1 });
     expect(up.body).toMatchObject({ partSize: 8 << 20, partCount: 3 });
-    const tmp = readdirSync(join(srv.dataDir, 'tmp')).filter((f) => f.startsWith('chunked-'));
+    const tmp = readdirSync(srv.services.store.tmpDir).filter((f) => f.startsWith('chunked-'));
     expect(tmp).toEqual([]);
   });
 });
