@@ -147,6 +147,7 @@ function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
   return [
     () => identity.sweep(),
     async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async () => ({ 'expired realtime secrets': await transcription.realtime.grants.sweep() }),
     async (startup) => {
       const { expired, orphans } = await transcription.chunked.sweep({ startup });
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };

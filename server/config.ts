@@ -65,6 +65,13 @@ const Config = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'node id may use letters, digits, ".", "_" and "-"')
     .optional(),
+  /** Sign-in links by email (FOLIO_SMTP_URL, e.g. smtps://user:pass@mail.example.com); without it they are printed. */
+  smtp: z
+    .object({
+      url: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
+      from: z.string().min(3).default('Folio <folio@localhost>'),
+    })
+    .optional(),
   /** How long a node holds a transcription job without renewing it before another node may take it over. */
   jobLeaseMs: z.number().int().min(500).default(30_000),
   /** Hosted: how often each node looks for work other nodes queued (and for jobs whose node died). */
@@ -136,6 +143,9 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
         }
       : undefined,
     nodeId: env.FOLIO_NODE_ID || undefined,
+    smtp: env.FOLIO_SMTP_URL
+      ? { url: env.FOLIO_SMTP_URL, from: env.FOLIO_MAIL_FROM || undefined }
+      : undefined,
   } as ConfigInput);
 }
 

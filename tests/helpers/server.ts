@@ -45,7 +45,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
 
   /** Signs an email in through a one-time link; returns the session cookie (approved or not). */
   async function signIn(email: string): Promise<{ cookie: string }> {
-    const link = await server.services.identity.mintSignInLink(email, url);
+    const link = await server.services.identity.mintSignInLink(email, url, { announce: false });
     const res = await fetch(link, { redirect: 'manual' });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('folio_session='));
     if (!cookie) throw new Error(`sign-in for ${email} set no cookie (${res.status})`);

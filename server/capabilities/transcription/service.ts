@@ -19,7 +19,17 @@ import { createTranscriptService } from './transcripts.js';
 export interface TranscriptionDeps {
   store: Store;
   assets: AssetService;
-  config: Pick<Config, 'dataDir' | 'whisperModel' | 'whisperThreads' | 'limits'>;
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'whisperModel'
+    | 'whisperThreads'
+    | 'limits'
+    | 'nodeId'
+    | 'jobLeaseMs'
+    | 'queuePollMs'
+    | 'database'
+  >;
   lifecycle: Lifecycle;
   log: (line: string) => void;
   createEngine?: (modelPath: string) => WhisperEngine;
@@ -35,6 +45,12 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     config,
     log,
     createEngine: deps.createEngine,
+    // Only a hosted instance has other nodes whose work and results must be looked for.
+    queue: {
+      node: config.nodeId,
+      leaseMs: config.jobLeaseMs,
+      pollMs: config.database ? config.queuePollMs : undefined,
+    },
   });
   const chunked = createChunkedUploads({
     store,
@@ -43,7 +59,7 @@ export function createTranscriptionService(deps: TranscriptionDeps) {
     maxBytes: config.limits.uploadBytes,
     partsRoot: join(config.dataDir, 'chunked'),
   });
-  const secrets = createRealtimeSecrets();
+  const secrets = createRealtimeSecrets(store);
   const models = createModelManager({
     dataDir: config.dataDir,
     modelStore: transcripts.modelStore,

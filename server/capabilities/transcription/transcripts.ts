@@ -29,6 +29,8 @@ export interface TranscriptionServiceDeps {
   createEngine?: (modelPath: string) => WhisperEngine;
   /** Jobs run at once on the engine (default 1: the worker runs one job at a time anyway). */
   concurrency?: number;
+  /** Many nodes: this node's name, the lease on a running job, and how often to look for others' work. */
+  queue?: { node: string; leaseMs: number; pollMs?: number };
 }
 
 export interface NewTranscript {
@@ -48,6 +50,7 @@ export function createTranscriptService({
   log,
   createEngine,
   concurrency = 1,
+  queue: queueOptions,
 }: TranscriptionServiceDeps) {
   const modelStore = createModelStore({ dataDir: config.dataDir });
   const active: ActiveEngine = createActiveEngine({
@@ -59,7 +62,7 @@ export function createTranscriptService({
     log,
     createEngine,
   });
-  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency });
+  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency, ...queueOptions });
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
 
   async function runJob({ workspaceId, transcript, signal, progress }: JobContext): Promise<JobResult> {
@@ -241,7 +244,7 @@ export function createTranscriptService({
     async start(): Promise<void> {
       await queue.recover();
       await active.checkAtStart();
-      queue.kick();
+      queue.start();
     },
     async close(): Promise<void> {
       await queue.stop();
@@ -285,6 +288,8 @@ export function presentSummary(record: TranscriptRecord): TranscriptSummary {
     requestedLanguage: _l,
     prompt: _p,
     modelPath: _m,
+    node: _n,
+    leaseUntil: _lease,
     error,
     ...summary
   } = record;
