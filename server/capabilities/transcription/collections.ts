@@ -12,7 +12,7 @@ export const transcriptsCollection = defineCollection<TranscriptRecord>({
 export const chunkedUploads = defineCollection<ChunkedUploadRecord>({
   name: 'chunked-uploads',
   scope: 'workspace',
-  fields: { status: 'text', expiresAt: 'text', createdAt: 'text' },
+  fields: { status: 'text', expiresAt: 'text', createdAt: 'text', rev: 'number', claimUntil: 'text' },
 });
 
 /** Realtime client secrets by the SHA-256 of the secret (realtime/secrets.ts): the secret itself is never stored. */
