@@ -12,6 +12,7 @@ import { createTranscriptionService } from './capabilities/transcription/service
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import { trustProxies } from './http/client-address.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
@@ -19,6 +20,7 @@ import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { requestLog, structuredLog } from './log.js';
 import type { Lifecycle, Services } from './services.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -34,18 +36,25 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-export async function createServer(input: ConfigInput | Config, log: (line: string) => void = console.log) {
+export async function createServer(input: ConfigInput | Config, write: (line: string) => void = console.log) {
   const config = parseConfig(input as ConfigInput);
+  const log = structuredLog(config, write);
+  const trustedProxy = trustProxies(config.trustedProxies);
   const store = await openStore({ ...config, log });
   const stops: Array<() => Promise<void> | void> = [];
-  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
+  let closing = false;
+  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await services.transcription.start();
 
   let port = config.port;
-  const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
+  const hostPolicy: HostPolicy = {
+    port: () => port,
+    extraHosts: config.allowedHosts,
+    publicOrigin: config.publicUrl && new URL(config.publicUrl).origin,
+  };
   const resolvers: CredentialResolvers = {
     session: services.identity.resolveSession,
     key: services.keys.resolve,
@@ -61,12 +70,14 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
       limiter: rateLimiterFor(config, store),
       jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
+      trustedProxy,
       services,
     },
   );
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  app.use(requestLog(config, write, trustedProxy));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
   app.use(router.routes());
@@ -102,6 +113,7 @@ export async function createServer(input: ConfigInput | Config, log: (line: stri
         });
       }),
     async close() {
+      closing = true;
       for (const stop of stops.reverse()) await stop();
       for (const client of wss.clients) client.terminate();
       wss.close();
@@ -142,19 +154,23 @@ function buildServices(
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-function sweepsOf({ identity, assets, transcription }: Services): Sweep[] {
-  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
+function sweepsOf({ identity, assets, transcription, config }: Services): Sweep[] {
+  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
+  // the store: there every sweep keeps the grace.
+  const idleAtStart = (startup: boolean) => startup && !config.database;
+  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
   return [
     () => identity.sweep(),
     async () => ({ 'expired upload grants': await assets.grants.sweep() }),
     async () => ({ 'expired realtime secrets': await transcription.realtime.grants.sweep() }),
     async (startup) => {
-      const { expired, orphans } = await transcription.chunked.sweep({ startup });
+      const { expired, orphans } = await transcription.chunked.sweep({
+        startup: idleAtStart(startup),
+        graceMs: graceMs(startup),
+      });
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
     },
-    async (startup) => ({
-      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
-    }),
+    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
   ];
 }
 

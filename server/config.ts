@@ -18,7 +18,23 @@ const Config = z.object({
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
-  publicUrl: z.string().url().optional(),
+  /** A hosted instance's address as browsers see it (https://folio.example.com): links, Host, Origin, Secure cookies. */
+  publicUrl: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client, for rate limits and logs. */
+  trustedProxies: z.array(z.string().min(1)).default([]),
+  /**
+   * nginx's internal location for the data directory (e.g. `/_folio/data/`): file blobs and image derivatives
+   * are answered with `X-Accel-Redirect` so nginx sends the bytes (deploy/nginx/folio.conf).
+   */
+  accelRedirect: z
+    .string()
+    .regex(/^\/([A-Za-z0-9._-]+\/)+$/, 'must be a path like /_folio/data/')
+    .optional(),
+  /** `json`: one JSON object per log line (hosted default), else plain lines (desktop default). */
+  logFormat: z.enum(['text', 'json']).optional(),
   fsync: z.boolean().default(true),
   limits: z
     .object({
@@ -76,6 +92,8 @@ const Config = z.object({
   jobLeaseMs: z.number().int().min(500).default(30_000),
   /** Hosted: how often each node looks for work other nodes queued (and for jobs whose node died). */
   queuePollMs: z.number().int().min(50).default(1000),
+  /** Bytes with no record are left alone this long: an upload under way (on any node) owns them. */
+  orphanGraceMs: z.number().int().min(0).default(3600_000),
   /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
   sweepMs: z
     .number()
@@ -88,7 +106,11 @@ const HostedConfig = Config.refine((c) => !c.s3 || c.database, {
   message:
     'FOLIO_S3_BUCKET needs FOLIO_DATABASE_URL: blobs in a bucket are for a hosted instance on PostgreSQL',
   path: ['s3'],
-}).transform((c) => ({ ...c, nodeId: c.nodeId ?? (c.database ? `${hostname()}-${process.pid}` : 'local') }));
+}).transform((c) => ({
+  ...c,
+  nodeId: c.nodeId ?? (c.database ? `${hostname()}-${process.pid}` : 'local'),
+  logFormat: c.logFormat ?? (c.database ? ('json' as const) : ('text' as const)),
+}));
 
 export type Config = z.output<typeof HostedConfig>;
 export type ConfigInput = z.input<typeof Config>;
@@ -116,6 +138,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'whisper-threads': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
+      'public-url': { type: 'string' },
     },
     strict: true,
   });
@@ -143,11 +166,25 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
         }
       : undefined,
     nodeId: env.FOLIO_NODE_ID || undefined,
+    publicUrl: values['public-url'] ?? (env.FOLIO_PUBLIC_URL || undefined),
+    trustedProxies: env.FOLIO_TRUSTED_PROXIES?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    accelRedirect: env.FOLIO_ACCEL_REDIRECT || undefined,
+    jobLeaseMs: numberOr(env.FOLIO_JOB_LEASE_MS),
+    queuePollMs: numberOr(env.FOLIO_QUEUE_POLL_MS),
+    sweepMs: numberOr(env.FOLIO_SWEEP_MS),
+    orphanGraceMs: numberOr(env.FOLIO_ORPHAN_GRACE_MS),
+    logFormat: env.FOLIO_LOG_FORMAT || undefined,
     smtp: env.FOLIO_SMTP_URL
       ? { url: env.FOLIO_SMTP_URL, from: env.FOLIO_MAIL_FROM || undefined }
       : undefined,
   } as ConfigInput);
 }
+
+/** A number from the environment; anything else is passed on for the schema to refuse. */
+const numberOr = (value: string | undefined): number | string | undefined =>
+  value === undefined || value === '' ? undefined : Number.isFinite(Number(value)) ? Number(value) : value;
 
 /** `1`/`true`/`yes` and `0`/`false`/`no`; anything else is passed on for the schema to refuse. */
 function flag(value: string | undefined): boolean | string | undefined {

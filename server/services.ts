@@ -8,8 +8,8 @@ import type { WorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
 import type { Store } from './store/types.js';
 
-/** Things to stop when the server closes (timers, workers, sockets). */
-export type Lifecycle = { onClose(stop: () => Promise<void> | void): void };
+/** Things to stop when the server closes (timers, workers, sockets); `closing` turns true once it starts to. */
+export type Lifecycle = { onClose(stop: () => Promise<void> | void): void; closing(): boolean };
 
 export type Services = {
   lifecycle: Lifecycle;

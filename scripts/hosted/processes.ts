@@ -79,3 +79,17 @@ export function stopPid(pid: number, signal: NodeJS.Signals = 'SIGTERM'): void {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
+
+/** Resolves once the process is gone (or after `timeoutMs`, then killing it). */
+export async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  stopPid(pid, 'SIGKILL');
+}

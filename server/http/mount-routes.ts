@@ -4,6 +4,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { bearerOf, SESSION_COOKIE } from './authenticate.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
 import type { Authorized } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { unsupportedMediaType } from './errors.js';
@@ -18,6 +19,8 @@ export type MountDeps = InvokeDeps & {
   limiter: RateLimiter;
   jsonLimit: number;
   publicUrl?: string;
+  /** Proxies whose X-Forwarded-For names the client (a hosted instance behind nginx). */
+  trustedProxy?: ProxyTrust;
 };
 
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
@@ -57,7 +60,7 @@ async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: 
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) await deps.limiter.take(limitId);
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
-    await deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+    await deps.limiter.take(`ip:${clientAddress(ctx.req, deps.trustedProxy)}`);
 }
 
 async function readJson(ctx: Context, limit: number): Promise<unknown> {

@@ -31,6 +31,11 @@ export interface SendFileOptions {
   stat?: Stats;
   /** Read size per chunk; measured in bench/assets-serve.ts (1 MiB is the sweet spot there). */
   chunkBytes?: number;
+  /**
+   * Behind nginx: the internal URI of this file (X-Accel-Redirect). Preconditions are still answered here; a
+   * 200 or 206 becomes these headers and nginx sends the bytes, Range included (deploy/nginx/).
+   */
+  accel?: string;
 }
 
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
@@ -75,6 +80,10 @@ export async function sendFile(
   if (plan.status === 304 || plan.status === 412) return finish(res, plan.status, headers);
   if (plan.status === 416) return sendUnsatisfiable(res, stats.size, headers);
   headers['Content-Type'] = options.contentType;
+  if (options.accel) {
+    const { 'Accept-Ranges': _nginxSaysItself, ...passed } = headers;
+    return finish(res, 200, { ...passed, 'X-Accel-Redirect': options.accel });
+  }
   if (plan.status === 200)
     return sendSlice(req, res, 200, headers, read, { start: 0, end: stats.size - 1 }, chunk);
   if (plan.ranges.length === 1) {

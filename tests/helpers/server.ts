@@ -20,6 +20,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
       port: 0,
       dataDir,
       fsync: false,
+      logFormat: 'text', // tests read the lines
       ...(await testBackendFor(dataDir)),
       ...overrides,
       limits: { ...defaultLimits, ...overrides.limits },

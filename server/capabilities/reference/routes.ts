@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/define-route.js';
+import { serviceUnavailable } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 
 export const openApiDocument = defineRoute({
@@ -36,9 +37,25 @@ export const health = defineRoute({
   method: 'GET',
   path: '/health',
   auth: 'public',
-  summary: 'Liveness: answers while the server serves',
+  summary: 'Liveness: answers while the server serves, naming its storage backend and node',
   tag: 'reference',
-  handler: () => ({ ok: true }),
+  handler: (_input, { store, config }) => ({ ok: true, backend: store.backend, node: config.nodeId }),
 });
 
-export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health };
+export const ready = defineRoute({
+  method: 'GET',
+  path: '/ready',
+  auth: 'public',
+  summary:
+    'Readiness for a proxy: 200 while the store answers, 503 when it does not or the server is closing',
+  tag: 'reference',
+  handler: async (_input, { store, config, lifecycle }) => {
+    if (lifecycle.closing()) throw serviceUnavailable('This node is shutting down');
+    await store.schemaVersion().catch(() => {
+      throw serviceUnavailable('The store does not answer');
+    });
+    return { ok: true, backend: store.backend, node: config.nodeId };
+  },
+});
+
+export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health, ready };
