@@ -1,4 +1,4 @@
-// `npm start`: the Electron app where Electron is installed; otherwise the headless server (DESIGN §2).
+// `npm start`: the Electron app where Electron is installed; otherwise the headless server (docs/headless.md).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -3,16 +3,13 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createAssetService } from './capabilities/assets/service.js';
-import { createIdentityService } from './capabilities/identity/service.js';
+import { buildServices, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
-import { createKeyService } from './capabilities/keys/service.js';
-import { createReferenceService } from './capabilities/reference/service.js';
-import { createTranscriptionService } from './capabilities/transcription/service.js';
-import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import { trustProxies } from './http/client-address.js';
+import { answerClientError } from './http/client-error.js';
+import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
 import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
@@ -22,10 +19,10 @@ import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { requestLog, structuredLog } from './log.js';
 import type { Lifecycle, Services } from './services.js';
+import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
-import { type Sweep, startSweeper } from './sweeper.js';
-import { APP_VERSION } from './version.js';
+import { startSweeper } from './sweeper.js';
 
 export type FolioServer = {
   app: Koa;
@@ -36,18 +33,25 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-export async function createServer(input: ConfigInput | Config, write: (line: string) => void = console.log) {
+/** Hooks that only tests pass: injected storage faults, a small compaction threshold. */
+export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; compactionRetryMs?: number };
+
+export async function createServer(
+  input: ConfigInput | Config,
+  write: (line: string) => void = console.log,
+  seams: ServerSeams = {},
+) {
   const config = parseConfig(input as ConfigInput);
   const log = structuredLog(config, write);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const store = await openStore({ ...config, log });
+  const store = await openStore({ ...config, log, ...seams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
-  await services.transcription.start();
+  await startServices(services);
 
   let port = config.port;
   const hostPolicy: HostPolicy = {
@@ -58,7 +62,7 @@ export async function createServer(input: ConfigInput | Config, write: (line: st
   const resolvers: CredentialResolvers = {
     session: services.identity.resolveSession,
     key: services.keys.resolve,
-    grants: [services.assets.grants, services.transcription.realtime.grants],
+    grants: [services.assets.grants, services.realtime.grants],
   };
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
@@ -78,6 +82,7 @@ export async function createServer(input: ConfigInput | Config, write: (line: st
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(requestLog(config, write, trustedProxy));
+  app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
   app.use(router.routes());
@@ -90,6 +95,7 @@ export async function createServer(input: ConfigInput | Config, write: (line: st
   );
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
+  http.on('clientError', answerClientError);
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {
     resolvers,
@@ -125,53 +131,6 @@ export async function createServer(input: ConfigInput | Config, write: (line: st
     },
   };
   return server;
-}
-
-function buildServices(
-  config: Config,
-  store: Store,
-  lifecycle: Lifecycle,
-  log: (line: string) => void,
-): Services {
-  const workspaces = createWorkspaceService({ store });
-  const keys = createKeyService({ store });
-  const identity = createIdentityService({ store, config, workspaces, log });
-  const assets = createAssetService({ store, config });
-  workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
-  workspaces.register({
-    name: 'assets',
-    usage: async (id) => {
-      const { assets: count, bytes } = await assets.usage(id);
-      return { count, bytes };
-    },
-    drop: assets.forgetWorkspace,
-  });
-  const transcription = createTranscriptionService({ store, assets, config, lifecycle, log });
-  // Registered after assets: a workspace's running transcriptions stop before anything else of it goes.
-  workspaces.register({ name: 'transcripts', usage: transcription.usage, drop: transcription.dropWorkspace });
-  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return { lifecycle, config, store, identity, workspaces, keys, reference, assets, transcription };
-}
-
-/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-function sweepsOf({ identity, assets, transcription, config }: Services): Sweep[] {
-  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
-  // the store: there every sweep keeps the grace.
-  const idleAtStart = (startup: boolean) => startup && !config.database;
-  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
-  return [
-    () => identity.sweep(),
-    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
-    async () => ({ 'expired realtime secrets': await transcription.realtime.grants.sweep() }),
-    async (startup) => {
-      const { expired, orphans } = await transcription.chunked.sweep({
-        startup: idleAtStart(startup),
-        graceMs: graceMs(startup),
-      });
-      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
-    },
-    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
-  ];
 }
 
 /** Buckets in memory for one process; where the store shares them across nodes (hosted), there. */

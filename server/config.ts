@@ -1,4 +1,4 @@
-// Flags and FOLIO_* environment variables (DESIGN §2). The only reader of process.env.
+// Flags and FOLIO_* environment variables (docs/headless.md). The only reader of process.env.
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,9 @@ const Config = z.object({
       transcribeBytes: z.number().default(4 << 20),
       rateLimitPerMinute: z.number().default(1200),
       rateLimitBurst: z.number().default(200),
+      /** After an early answer, how much of the unread request body is read and dropped, and for how long. */
+      drainBytes: z.number().default(64 << 20),
+      drainMs: z.number().default(10_000),
     })
     .default({
       jsonBytes: 1 << 20,
@@ -50,6 +53,8 @@ const Config = z.object({
       transcribeBytes: 4 << 20,
       rateLimitPerMinute: 1200,
       rateLimitBurst: 200,
+      drainBytes: 64 << 20,
+      drainMs: 10_000,
     }),
   quiet: z.boolean().default(false),
   /** Hosted mode: records in PostgreSQL (FOLIO_DATABASE_URL). Without it, records are files in dataDir. */

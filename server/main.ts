@@ -1,4 +1,4 @@
-// Headless entry (DESIGN §2): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines.
+// Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines.
 import { createServer } from './app.js';
 import { configFromProcess } from './config.js';
 

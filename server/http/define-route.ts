@@ -53,6 +53,8 @@ type RouteFields<A, P, Q, B, R> = {
   service?: ServiceName;
   /** For `grant` routes: which kind of grant (upload, realtime ...). */
   grantPurpose?: string;
+  /** CORS headers the route answers with, set before anything can fail so its errors are readable too. */
+  cors?: Record<string, string>;
   /** A signed-in session that is not yet approved may call it (GET /me, sign-out). */
   allowUnapproved?: boolean;
   params?: P;

@@ -15,8 +15,6 @@ export function errorBoundary(log: Logger = console): Middleware {
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = status;
       ctx.set(headers);
-      // Refused before its body was read (auth, limits): close after answering rather than read on.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
       ctx.body = body;
     }
   };

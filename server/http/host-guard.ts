@@ -1,4 +1,4 @@
-// DNS rebinding defence (DESIGN §4, reliability-anchors §1): a page on evil.example that resolves its
+// DNS rebinding defence (docs/security.md): a page on evil.example that resolves its
 // name to 127.0.0.1 still sends `Host: evil.example`. Only exact loopback literals and `localhost`
 // (plus names the operator configures for a hosted instance) pass; never a prefix or suffix match,
 // never a name DNS could re-point. Checked on the raw header: Koa's ctx.host would trust X-Forwarded-Host.

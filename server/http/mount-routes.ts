@@ -28,6 +28,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   for (const route of routes) {
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
     router[verb](route.path, async function routeChain(ctx: Context) {
+      if (route.cors) ctx.set(route.cors); // before anything can fail, so a browser can read error bodies too
       const result = await invokeRoute(
         route,
         {
@@ -59,7 +60,8 @@ async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: 
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
   if (limitId) await deps.limiter.take(limitId);
-  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+  // reads and CORS preflights change nothing; every other public request counts against the client's address
+  else if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS')
     await deps.limiter.take(`ip:${clientAddress(ctx.req, deps.trustedProxy)}`);
 }
 

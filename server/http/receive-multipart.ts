@@ -53,8 +53,7 @@ export async function receiveMultipart(req: IncomingMessage, options: ReceiveOpt
     if (received.size === 0) throw badRequest('The file is empty');
     return received;
   } catch (error) {
-    req.unpipe();
-    req.resume(); // drain what the client still sends so the error response reaches it
+    req.unpipe(); // the rest of the body is drained after the answer (http/drain-request.ts)
     state.file?.destroy();
     await state.writing?.catch(() => undefined); // the write stream must be closed before the temp file goes
     await rm(tmpPath, { force: true });
@@ -136,7 +135,10 @@ async function writeFile(
   info: busboy.FileInfo,
 ): Promise<ReceivedFile> {
   const allowed = options.beforeFile?.(fields);
-  const limit = Math.min((allowed instanceof Promise ? await allowed : allowed)?.maxBytes ?? Infinity, options.maxBytes);
+  const limit = Math.min(
+    (allowed instanceof Promise ? await allowed : allowed)?.maxBytes ?? Infinity,
+    options.maxBytes,
+  );
   // The request may have been refused while beforeFile was deciding: then the file stream is already destroyed.
   if ((stream as Readable).destroyed) throw badRequest('The upload was refused before its file was read');
   const hash = createHash('sha256');

@@ -6,17 +6,25 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { createFileBlobs } from './file/blobs.js';
+import type { FaultInjector } from './file/faults.js';
 import { openFileStore } from './file/store.js';
 import { runMigrations } from './migrations/index.js';
 import { createScopeGate } from './scope-gate.js';
 import type { BlobStore, Store } from './types.js';
 
 export type StoreConfig = Pick<Config, 'dataDir' | 'fsync'> &
-  Partial<Pick<Config, 'database' | 's3' | 'nodeId'>> & { log?: (line: string) => void };
+  Partial<Pick<Config, 'database' | 's3' | 'nodeId'>> & {
+    log?: (line: string) => void;
+    /** Tests only (file backend): injected write faults, a small compaction threshold. */
+    faults?: FaultInjector;
+    compactAtBytes?: number;
+    compactionRetryMs?: number;
+  };
 
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.database) return openHostedStore(config, config.database);
-  const store = await openFileStore({ dataDir: config.dataDir, fsync: config.fsync, log: config.log });
+  const { dataDir, fsync, log, faults, compactAtBytes, compactionRetryMs } = config;
+  const store = await openFileStore({ dataDir, fsync, log, faults, compactAtBytes, compactionRetryMs });
   try {
     await runMigrations(store);
   } catch (error) {

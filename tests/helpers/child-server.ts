@@ -17,18 +17,33 @@ export type ChildServer = {
 
 /**
  * `node --import tsx server/main.ts` (so a kill reaches the server itself, not an npx wrapper), or
- * `npx tsx server/main.ts` with `viaNpx`. Resolves once both start-up lines are printed.
+ * `npx tsx server/main.ts` with `viaNpx`; `entry` runs another script that prints the same lines.
+ * Resolves once both start-up lines are printed.
  */
 export function spawnServer(
   args: string[],
-  { viaNpx = false, env = {}, timeoutMs = 30_000 } = {},
+  {
+    viaNpx = false,
+    env = {},
+    timeoutMs = 30_000,
+    entry = 'server/main.ts',
+    user,
+  }: {
+    viaNpx?: boolean;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    entry?: string;
+    /** Run as this user (the tests run as root in CI, where file permissions would not bind the server). */
+    user?: { uid: number; gid: number };
+  } = {},
 ): Promise<ChildServer> {
   const command = viaNpx ? 'npx' : process.execPath;
-  const argv = viaNpx ? ['tsx', 'server/main.ts', ...args] : ['--import', 'tsx', 'server/main.ts', ...args];
+  const argv = viaNpx ? ['tsx', entry, ...args] : ['--import', 'tsx', entry, ...args];
   const proc = spawn(command, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));

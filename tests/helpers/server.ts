@@ -3,16 +3,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type FolioServer } from '../../server/app.js';
+import { createServer, type FolioServer, type ServerSeams } from '../../server/app.js';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
 import { releaseTestBackend, testBackendFor } from './hosted/backend.js';
+import { checkResponse } from './response-check.js';
 
 export type Credential = { cookie: string } | { bearer: string } | null;
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
-export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
+export async function startTestServer(overrides: Partial<ConfigInput> = {}, seams: ServerSeams = {}) {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const logs: string[] = [];
   const server: FolioServer = await createServer(
@@ -26,12 +27,13 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
       limits: { ...defaultLimits, ...overrides.limits },
     } as ConfigInput,
     (line) => logs.push(line),
+    seams,
   );
   const { url } = await server.listen();
 
   /** fetch against the server with a credential; session writes carry our own Origin as a browser would. */
   function as(credential: Credential) {
-    return (path: string, init: RequestInit = {}) => {
+    return async (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
       if (credential && 'cookie' in credential) {
         headers.set('cookie', credential.cookie);
@@ -40,7 +42,9 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}) {
       if (credential && 'bearer' in credential) headers.set('authorization', `Bearer ${credential.bearer}`);
       if (typeof init.body === 'string' && !headers.has('content-type'))
         headers.set('content-type', 'application/json');
-      return fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
+      const res = await fetch(`${url}${path}`, { ...init, headers, redirect: 'manual' });
+      await checkResponse(init.method ?? 'GET', `${url}${path}`, res);
+      return res;
     };
   }
 

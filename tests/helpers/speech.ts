@@ -1,7 +1,7 @@
 /** Speech clips for engine tests: espeak-ng (required, CI installs it) re-encoded by ffmpeg. */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ffmpegPath } from '../../server/capabilities/transcription/engine/decode-audio.js';
+import { ffmpegPath } from '../../server/capabilities/whisper/decode-audio.js';
 
 export const formats = {
   mp3: ['-c:a', 'libmp3lame'],

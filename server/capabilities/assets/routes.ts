@@ -1,4 +1,4 @@
-/** The assets API (spec §4.2): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
+/** The assets API (docs/api.md): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
 import { z } from 'zod';
 import { bearerOf } from '../../http/authenticate.js';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
@@ -18,12 +18,13 @@ import {
 } from './schema.js';
 import { GRANT_PREFIX } from './upload-grants.js';
 
-/** Any origin may upload with a grant, never with credentials (DESIGN §3 Grants). */
+/** Any origin may upload with a grant, never with credentials (docs/security.md#cors). */
 const CLIENT_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'authorization, content-type',
   'Access-Control-Max-Age': '600',
+  'Access-Control-Expose-Headers': 'Retry-After',
 };
 
 export const uploadAsset = defineRawRoute({
@@ -76,6 +77,7 @@ export const clientUpload = defineRawRoute({
   path: '/api/v1/uploads/client',
   auth: ['grant', 'public'],
   grantPurpose: 'upload',
+  cors: CLIENT_CORS,
   requestContentType: 'multipart/form-data',
   response: Asset,
   status: 201,
@@ -83,7 +85,6 @@ export const clientUpload = defineRawRoute({
   description:
     'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
   handler: async ({ origin, ctx }, { assets, store, config }) => {
-    ctx.set(CLIENT_CORS); // before anything can fail, so the browser can read error bodies too
     const bearer = bearerOf(ctx.get('authorization') || undefined);
     const record = await assets.uploadWithGrant(
       bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
@@ -98,9 +99,10 @@ export const clientUploadPreflight = defineRoute({
   method: 'OPTIONS',
   path: '/api/v1/uploads/client',
   auth: 'public',
+  cors: CLIENT_CORS,
   hidden: true,
   summary: 'CORS preflight for client uploads',
-  handler: () => reply.empty(204, CLIENT_CORS),
+  handler: () => reply.empty(204),
 });
 
 export const listAssets = defineRoute({

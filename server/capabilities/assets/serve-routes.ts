@@ -1,5 +1,5 @@
 /**
- * Public byte routes (spec §4.8): /f (always a download), /audio (inline, seekable), /img (transform cascade).
+ * Public byte routes (docs/security.md#serving-uploaded-bytes): /f (always a download), /audio (inline, seekable), /img (transform cascade).
  * They write to the raw Node response through send-file, keeping Koa out of the hot path, and return reply.handled().
  */
 import { isAbsolute, relative, sep } from 'node:path';
@@ -14,7 +14,7 @@ import { resolveImageVariant } from './image/image-variant.js';
 import { KeyParams } from './schema.js';
 import type { FoundAsset } from './service.js';
 
-/** Active content (SVG, HTML) opened from /f still cannot run: opaque origin, nothing loads (reliability §3). */
+/** Active content (SVG, HTML) opened from /f still cannot run: opaque origin, nothing loads. */
 const SANDBOX_CSP = "default-src 'none'; sandbox";
 const FILE_CACHE = 'public, max-age=86400';
 

@@ -1,4 +1,4 @@
-/** Identity: sign-in links, sessions, profiles and the invite-only waitlist (spec §5, DESIGN §2). */
+/** Identity: sign-in links, sessions, profiles and the invite-only waitlist (docs/api.md, docs/headless.md). */
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
 import type { Viewer } from '../../http/viewer.js';
@@ -32,7 +32,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   const entryOf = async (email: string) => (await store.lookup(collections.waitlist, 'email', email))?.row;
   const isOwnerEmail = (email: string) => email === config.ownerEmail;
 
-  /** The owner is always on the safelist as invited (DESIGN §2). */
+  /** The owner is always on the safelist as invited (docs/headless.md). */
   async function bootstrapOwner(): Promise<void> {
     await setStatus(config.ownerEmail, 'invited');
   }

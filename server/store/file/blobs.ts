@@ -11,10 +11,17 @@ import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
 import { syncDir } from './durable-file.js';
+import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
 
-export type FileBlobOptions = { root: string; tmpDir: string; fsync: boolean; gate: ScopeGate };
+export type FileBlobOptions = {
+  root: string;
+  tmpDir: string;
+  fsync: boolean;
+  gate: ScopeGate;
+  faults?: FaultInjector;
+};
 
-export function createFileBlobs({ root, tmpDir, fsync, gate }: FileBlobOptions): BlobStore {
+export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobOptions): BlobStore {
   function pathOf(key: string): string {
     return join(root, assertBlobKey(key));
   }
@@ -31,8 +38,14 @@ export function createFileBlobs({ root, tmpDir, fsync, gate }: FileBlobOptions):
     }
   }
 
+  function checkFault(op: WriteStep['op'], path: string): void {
+    const fault = faults?.({ op, path });
+    if (fault) throw injectedError(fault, { op, path });
+  }
+
   async function moveInto(key: string, path: string): Promise<void> {
     const target = pathOf(key);
+    checkFault('blob-move', target);
     await mkdir(dirname(target), { recursive: true });
     if (fsync) {
       const handle = await open(path, 'r+');
@@ -67,6 +80,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate }: FileBlobOptions):
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
       return guarded(key, async () => {
         try {
+          checkFault('blob-write', tmp);
           await pipeline(input, count, createWriteStream(tmp));
           await moveInto(key, tmp);
         } catch (error) {

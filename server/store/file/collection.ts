@@ -9,6 +9,7 @@ import { JSONFile } from 'lowdb/node';
 import { asStorageFailure, StoreConflict } from '../errors.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
 import { writeFileDurably } from './durable-file.js';
+import type { FaultInjector } from './faults.js';
 import { createJournal, readJournal } from './journal.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
@@ -22,6 +23,9 @@ export type CollectionOptions = {
   log: (line: string) => void;
   /** Marks a write under way; throws when the scope may no longer be written (a dropped workspace). */
   enterWrite: () => () => void;
+  faults?: FaultInjector;
+  /** How long a failed compaction waits before it is tried again. */
+  compactionRetryMs: number;
 };
 
 /** Loads the snapshot, then replays the journal over it. */
@@ -43,8 +47,6 @@ export async function loadRows<T extends Row>(files: CollectionFiles): Promise<M
   return rows;
 }
 
-const COMPACTION_RETRY_MS = 30_000;
-
 export function createFileCollection<T extends Row>(
   spec: CollectionSpec<T>,
   files: CollectionFiles,
@@ -55,7 +57,11 @@ export function createFileCollection<T extends Row>(
   let snapshotBytes = options.snapshotBytes ?? 0;
   let compactionBlockedUntil = 0;
   let ensuredDir: Promise<unknown> | undefined;
-  const journal = createJournal<T>(files.journal, { fsync: options.fsync, onFlushed: compactIfDue });
+  const journal = createJournal<T>(files.journal, {
+    fsync: options.fsync,
+    onFlushed: compactIfDue,
+    faults: options.faults,
+  });
 
   /** Called with nothing pending, so memory equals what the journal holds: safe to fold into a snapshot. */
   async function compactIfDue(): Promise<void> {
@@ -64,12 +70,12 @@ export function createFileCollection<T extends Row>(
     try {
       // Serialised now, synchronously from memory: nothing is pending, and rows are never mutated in place.
       const data = JSON.stringify({ rows: [...rows.values()] });
-      await writeFileDurably(files.snapshot, data, options.fsync);
+      await writeFileDurably(files.snapshot, data, options.fsync, options.faults);
       snapshotBytes = (await stat(files.snapshot)).size;
       await journal.reset();
     } catch (error) {
       // The journal still holds everything: compaction only saves space, so it waits and tries again later.
-      compactionBlockedUntil = Date.now() + COMPACTION_RETRY_MS;
+      compactionBlockedUntil = Date.now() + options.compactionRetryMs;
       options.log(`Compacting ${files.snapshot} failed (${(error as Error).message}); will retry`);
     }
   }

@@ -1,7 +1,8 @@
 // What makes a write survive power loss, not only a crash: fsync the file, then the directory that names it
-// (reliability anchors §5: steno and lowdb never fsync; missing fsync around rename is ALICE's classic bug).
-import { open, rename } from 'node:fs/promises';
+// (lowdb's writer never fsyncs; a missing fsync around rename is the classic way to lose a file).
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { type FaultInjector, injectedError } from './faults.js';
 
 /** fsyncs a directory so a file created or renamed in it stays named after power loss. */
 export async function syncDir(dir: string): Promise<void> {
@@ -15,16 +16,26 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /** tmp + fsync + rename + fsync(dir): readers see the old or the new file, and after power loss too. */
-export async function writeFileDurably(path: string, data: string, fsync: boolean): Promise<void> {
+export async function writeFileDurably(
+  path: string,
+  data: string,
+  fsync: boolean,
+  faults?: FaultInjector,
+): Promise<void> {
   // A dot name, which the store skips when it lists collections (a crash may leave it behind).
   const tmp = join(dirname(path), `.${basename(path)}.tmp`);
   const handle = await open(tmp, 'w');
   try {
+    const fault = faults?.({ op: 'snapshot-write', path });
+    if (fault) throw injectedError(fault, { op: 'snapshot-write', path });
     await handle.writeFile(data);
     if (fsync) await handle.datasync();
-  } finally {
+  } catch (error) {
     await handle.close();
+    await rm(tmp, { force: true });
+    throw error;
   }
+  await handle.close();
   await rename(tmp, path);
   if (fsync) await syncDir(dirname(path));
 }

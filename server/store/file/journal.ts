@@ -7,12 +7,13 @@
 import { type FileHandle, open, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { syncDir } from './durable-file.js';
+import { type FaultInjector, injectedError } from './faults.js';
 
 export type JournalEntry<T> = { op: 'put'; row: T } | { op: 'del'; id: string };
 
 type Pending = { line: string; undo: () => void; resolve: () => void; reject: (error: Error) => void };
 
-export type JournalOptions = { fsync: boolean; onFlushed?: () => Promise<void> };
+export type JournalOptions = { fsync: boolean; onFlushed?: () => Promise<void>; faults?: FaultInjector };
 
 export function createJournal<T>(path: string, options: JournalOptions) {
   let handle: FileHandle | undefined;
@@ -65,7 +66,9 @@ export function createJournal<T>(path: string, options: JournalOptions) {
       const file = await openHandle();
       if (fragment) await cutFragment(file);
       fragment = true;
-      await file.writeFile(data);
+      await write(file, data);
+      const syncFault = options.faults?.({ op: 'journal-sync', path });
+      if (syncFault) throw injectedError(syncFault, { op: 'journal-sync', path });
       if (options.fsync) await file.datasync();
       committed += data.length;
       fragment = false;
@@ -79,6 +82,14 @@ export function createJournal<T>(path: string, options: JournalOptions) {
     }
     for (const p of batch) p.resolve();
     if (pending.length === 0 && options.onFlushed) await options.onFlushed();
+  }
+
+  async function write(file: FileHandle, data: Buffer): Promise<void> {
+    const step = { op: 'journal-append' as const, path };
+    const fault = options.faults?.(step);
+    if (!fault) return file.writeFile(data);
+    if (fault.afterBytes) await file.writeFile(data.subarray(0, Math.min(fault.afterBytes, data.length)));
+    throw injectedError(fault, step);
   }
 
   async function cutFragment(file: FileHandle): Promise<void> {

@@ -12,6 +12,7 @@ import { createFileBlobs } from './blobs.js';
 import { type CollectionFiles, createFileCollection, loadRows } from './collection.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { writeFileDurably } from './durable-file.js';
+import type { FaultInjector } from './faults.js';
 import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
 
 export const INSTANCE = 'instance';
@@ -21,6 +22,9 @@ export type FileStoreOptions = {
   fsync?: boolean;
   compactAtBytes?: number;
   log?: (line: string) => void;
+  /** Tests only: fail chosen write steps as a full or failing disk would. */
+  faults?: FaultInjector;
+  compactionRetryMs?: number;
 };
 
 type Opened = ReturnType<typeof createFileCollection<Row>>;
@@ -112,6 +116,8 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
           log,
           snapshotBytes: start?.snapshotBytes,
           enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
+          faults: options.faults,
+          compactionRetryMs: options.compactionRetryMs ?? 30_000,
         },
       );
       opened.set(id, collection);
@@ -119,7 +125,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     return collection as unknown as Collection<T>;
   }
 
-  const blobs = createFileBlobs({ root: dataDir, tmpDir, fsync, gate });
+  const blobs = createFileBlobs({ root: dataDir, tmpDir, fsync, gate, faults: options.faults });
   const metaPath = join(dataDir, 'meta.json');
 
   const store: Store & { dataDir: string } = {

@@ -1,10 +1,11 @@
 // Schema versions of the stored data. A migration runs once, in order, before the server serves.
 import type { Store } from '../types.js';
 import { backfillKeyServices } from './001-backfill-key-services.js';
+import { assetSearchText } from './002-asset-search-text.js';
 
 export type Migration = { version: number; name: string; up(store: Store): Promise<void> };
 
-export const migrations: Migration[] = [backfillKeyServices];
+export const migrations: Migration[] = [backfillKeyServices, assetSearchText];
 export const SCHEMA_VERSION = migrations.length;
 
 export async function runMigrations(store: Store): Promise<void> {

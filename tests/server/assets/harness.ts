@@ -14,11 +14,7 @@ export async function startAssetsServer(overrides: Parameters<typeof startTestSe
     key,
     workspaceId,
     auth,
-    api: (path: string, init: RequestInit = {}) =>
-      fetch(`${srv.url}${path}`, {
-        ...init,
-        headers: { ...auth, ...(init.headers as Record<string, string>) },
-      }),
+    api: srv.as({ bearer: key }),
     upload: (parts: Part[], headers: Record<string, string> = auth) => {
       const { body, contentType } = multipart(parts);
       return postRaw(`${srv.url}/api/v1/uploads`, { ...headers, 'content-type': contentType }, body);

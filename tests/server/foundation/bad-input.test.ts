@@ -1,5 +1,6 @@
-// Reliability anchors I.31: every bad input is a clear 4xx `{error}` (400 with `issues` for validation),
+// Every bad input is a clear 4xx `{error}` (400 with `issues` for validation),
 // never a 5xx; the server keeps serving and stored data stays as it was.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -357,6 +358,22 @@ function cases(): Case[] {
       status: 400,
       issues: true,
     },
+    ...[
+      ['a directory', srv.dataDir],
+      ['a missing file', `${srv.dataDir}/missing.bin`],
+      ['a device', '/dev/null'],
+      ['the root directory', '/'],
+      ['a NUL byte', `${srv.dataDir}/x\u0000.bin`],
+      ['a relative path', 'models/x.bin'],
+    ].map(
+      ([what, path]): Case => ({
+        label: `model import from ${what}`,
+        method: 'POST',
+        path: '/api/v1/models/import',
+        body: JSON.stringify({ path }),
+        status: 400,
+      }),
+    ),
     { label: 'unknown /api/v1 route', method: 'GET', path: '/api/v1/nope', status: 404 },
     { label: 'known path, wrong method', method: 'PUT', path: '/api/v1/workspaces', body: '{}', status: 405 },
   ];
@@ -430,6 +447,92 @@ describe('bad input', () => {
       1_000,
     ).catch(() => ({ status: 0 }));
     expect(cut.status === 0 || cut.status >= 400).toBe(true);
+    expect((await fetch(`${srv.url}/health`)).status).toBe(200);
+  });
+});
+
+/** Raw requests Node's HTTP parser refuses before any route runs; each gets its status and a JSON `{ error }`. */
+function parserRefusals(host: string): Array<[string, string, number]> {
+  const H = `Host: ${host}`;
+  const post = (headers: string, body: string) =>
+    `POST /api/v1/waitlist HTTP/1.1\r\n${H}\r\n${headers}\r\n\r\n${body}`;
+  const get = (headers: string) => `GET /health HTTP/1.1\r\n${H}\r\n${headers}\r\n\r\n`;
+  const chunked = 'Content-Type: application/json\r\nTransfer-Encoding: chunked';
+  return [
+    ['duplicate Content-Length', post('Content-Length: 3\r\nContent-Length: 4', 'abcd'), 400],
+    ['duplicate equal Content-Length', post('Content-Length: 3\r\nContent-Length: 3', 'abc'), 400],
+    [
+      'Content-Length with Transfer-Encoding',
+      post('Content-Length: 3\r\nTransfer-Encoding: chunked', '0\r\n\r\n'),
+      400,
+    ],
+    ['non-hex chunk size', post(chunked, 'zz\r\nabc\r\n0\r\n\r\n'), 400],
+    ['chunk size overflow', post(chunked, 'fffffffffffffffffff\r\nabc\r\n'), 400],
+    ['negative chunk size', post(chunked, '-3\r\nabc\r\n0\r\n\r\n'), 400],
+    ['chunk data without its CRLF', post(chunked, '3\r\nabcX0\r\n\r\n'), 400],
+    ['control character in a chunk extension', post(chunked, '3;\x01\r\nabc\r\n0\r\n\r\n'), 400],
+    ['malformed trailer', post(chunked, '0\r\nBad Trailer\r\n\r\n'), 400],
+    ['chunked not the last transfer coding', post('Transfer-Encoding: chunked, gzip', '0\r\n\r\n'), 400],
+    ['unknown transfer coding', post('Transfer-Encoding: foo', 'abc'), 400],
+    ['negative Content-Length', post('Content-Length: -1', ''), 400],
+    ['non-numeric Content-Length', post('Content-Length: abc', ''), 400],
+    ['Content-Length list', post('Content-Length: 3, 3', 'abc'), 400],
+    ['Content-Length overflow', post('Content-Length: 99999999999999999999999', ''), 400],
+    ['header overflow', get(`X-Big: ${'a'.repeat(20_000)}`), 431],
+    ['too many headers', get(Array.from({ length: 3000 }, (_, i) => `X-${i}: v`).join('\r\n')), 431],
+    ['request line overflow', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\n${H}\r\n\r\n`, 431],
+    ['space in a header name', get('Bad Header: x'), 400],
+    ['header line without a colon', get('NoColonHere'), 400],
+    ['space before the colon', get('X-A : x'), 400],
+    ['obsolete line folding', get('X-A: a\r\n b'), 400],
+    ['NUL in a header value', get('X-A: a\x00b'), 400],
+    ['bare CR in a header value', get('X-A: a\rb'), 400],
+    ['bare LF line endings', `GET /health HTTP/1.1\n${H}\n\n`, 400],
+    ['invalid method', `G@T /health HTTP/1.1\r\n${H}\r\n\r\n`, 400],
+    ['invalid HTTP version', `GET /health HTTP/1.x\r\n${H}\r\n\r\n`, 400],
+    ['space in the request target', `GET /a b HTTP/1.1\r\n${H}\r\n\r\n`, 400],
+    ['control character in the request target', `GET /a\x01b HTTP/1.1\r\n${H}\r\n\r\n`, 400],
+    ['TLS handshake on the plain port', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03', 400],
+  ];
+}
+
+describe('requests the HTTP parser refuses', () => {
+  it('answers each with its status and a JSON { error }, and /health answers after each', async () => {
+    const failures: string[] = [];
+    for (const [label, request, status] of parserRefusals(`127.0.0.1:${port}`)) {
+      const res = await rawRequest(port, Buffer.from(request, 'latin1'));
+      if (res.status !== status) failures.push(`${label}: ${res.status} instead of ${status}`);
+      if (!/^content-type: application\/json/im.test(res.headers)) failures.push(`${label}: not JSON`);
+      let error: unknown;
+      try {
+        error = JSON.parse(res.body).error;
+      } catch {
+        failures.push(`${label}: body ${JSON.stringify(res.body.slice(0, 60))}`);
+      }
+      if (typeof error !== 'string' || error.length === 0) failures.push(`${label}: no error message`);
+      const health = await fetch(`${srv.url}/health`);
+      if (health.status !== 200) failures.push(`${label}: /health answered ${health.status} afterwards`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers a request that timed out (as Node reports it) with 408 and a JSON { error }', async () => {
+    const accepted = new Promise<import('node:net').Socket>((resolve) =>
+      srv.server.http.once('connection', resolve),
+    );
+    const client = connect(port, '127.0.0.1');
+    client.setTimeout(5_000, () => client.destroy());
+    const received: Buffer[] = [];
+    client.on('data', (d) => received.push(d));
+    const closed = new Promise((resolve) => client.on('close', resolve));
+    client.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`); // the rest never comes
+    const socket = await accepted;
+    const timeout = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    srv.server.http.emit('clientError', timeout, socket);
+    await closed;
+    const text = Buffer.concat(received).toString();
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(text.split('\r\n\r\n')[1])).toEqual({ error: expect.any(String) });
     expect((await fetch(`${srv.url}/health`)).status).toBe(200);
   });
 });

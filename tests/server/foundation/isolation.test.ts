@@ -1,4 +1,4 @@
-// Spec §1 rule 1, DESIGN §3: another workspace's ids answer 404 (never 403) and change nothing.
+// Another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { credentialsOf } from '../../../server/http/define-route.js';
@@ -35,7 +35,7 @@ const targets: Record<string, { id: () => string[]; patch: object }> = {
   '/api/v1/uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
-/** Transcripts need a finished transcription to exist; tests/server/transcription checks their isolation. */
+/** Transcripts need a finished transcription to exist; tests/server/transcripts checks their isolation. */
 const COVERED_ELSEWHERE = /^\/api\/v1\/transcripts\/:id/;
 
 /** Routes with a workspace-scoped id, the id written `:id` and any other parameter filled in. */

@@ -1,4 +1,4 @@
-// Reliability anchors E.23–24: concurrent mutations, torn journal tails, damaged files, one server per data dir.
+// Concurrent mutations, torn journal tails, damaged files, one server per data dir.
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * Resolves /img/<chain...>/<key> to a file on disk: the original when no work is needed, else a cached derivative
- * rendered on first request. Explains the effective chain in X-Folio-Transform (mission-anchors §1, our "U").
+ * rendered on first request. Explains the effective chain in X-Folio-Transform, which image CDNs do not.
  */
 import { notFound } from '../../../http/errors.js';
 import type { FoundAsset } from '../service.js';

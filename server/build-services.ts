@@ -1,0 +1,132 @@
+// Builds every service once, each with what it needs, in dependency order: the store, accounts, assets, the
+// Whisper engine of the instance, then what runs on it. Capabilities register their usage and clean-up with
+// workspaces here, and the sweeper's jobs come from here too.
+import { join } from 'node:path';
+import { createAssetService } from './capabilities/assets/service.js';
+import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
+import { createIdentityService } from './capabilities/identity/service.js';
+import { capabilities, namedRoutes } from './capabilities/index.js';
+import { createKeyService } from './capabilities/keys/service.js';
+import { createModelStore } from './capabilities/models/model-store.js';
+import { createModelManager } from './capabilities/models/service.js';
+import { createRealtimeService } from './capabilities/realtime/service.js';
+import { createReferenceService } from './capabilities/reference/service.js';
+import { createTranscriptService } from './capabilities/transcripts/service.js';
+import { createActiveEngine } from './capabilities/whisper/active-engine.js';
+import { createWorkspaceService } from './capabilities/workspaces/service.js';
+import type { Config } from './config.js';
+import type { Lifecycle, Services } from './services.js';
+import type { Store } from './store/types.js';
+import type { Sweep } from './sweeper.js';
+import { APP_VERSION } from './version.js';
+
+export function buildServices(
+  config: Config,
+  store: Store,
+  lifecycle: Lifecycle,
+  log: (line: string) => void,
+): Services {
+  const workspaces = createWorkspaceService({ store });
+  const keys = createKeyService({ store });
+  const identity = createIdentityService({ store, config, workspaces, log });
+  const assets = createAssetService({ store, config });
+
+  const modelStore = createModelStore({ dataDir: config.dataDir });
+  const engine = createActiveEngine({
+    modelStore,
+    dataDir: config.dataDir,
+    overridePath: config.whisperModel,
+    threads: config.whisperThreads,
+    tmpDir: store.tmpDir,
+    log,
+  });
+  const models = createModelManager({ dataDir: config.dataDir, modelStore, active: engine });
+  const transcripts = createTranscriptService({
+    store,
+    assets,
+    active: engine,
+    log,
+    // Only a hosted instance has other nodes whose work and results must be looked for.
+    queue: {
+      node: config.nodeId,
+      leaseMs: config.jobLeaseMs,
+      pollMs: config.database ? config.queuePollMs : undefined,
+    },
+  });
+  const chunkedUploads = createChunkedUploads({
+    store,
+    assets,
+    transcripts,
+    maxBytes: config.limits.uploadBytes,
+    partsRoot: join(config.dataDir, 'chunked'),
+  });
+  const realtime = createRealtimeService({
+    store,
+    active: engine,
+    transcripts,
+    assets,
+    tmpDir: store.tmpDir,
+  });
+
+  workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
+  workspaces.register({
+    name: 'assets',
+    usage: async (id) => {
+      const { assets: count, bytes } = await assets.usage(id);
+      return { count, bytes };
+    },
+    drop: assets.forgetWorkspace,
+  });
+  workspaces.register({ name: 'transcripts', usage: transcripts.usage, drop: transcripts.dropWorkspace });
+  workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
+
+  lifecycle.onClose(async () => {
+    realtime.close();
+    models.close();
+    await transcripts.close();
+    await engine.close();
+  });
+  const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
+  return {
+    lifecycle,
+    config,
+    store,
+    identity,
+    workspaces,
+    keys,
+    reference,
+    assets,
+    engine,
+    models,
+    transcripts,
+    chunkedUploads,
+    realtime,
+  };
+}
+
+/** Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue. */
+export async function startServices({ engine, transcripts }: Services): Promise<void> {
+  await engine.checkAtStart();
+  await transcripts.start();
+}
+
+/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
+export function sweepsOf({ identity, assets, chunkedUploads, realtime, config }: Services): Sweep[] {
+  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
+  // the store: there every sweep keeps the grace.
+  const idleAtStart = (startup: boolean) => startup && !config.database;
+  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
+  return [
+    () => identity.sweep(),
+    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
+    async (startup) => {
+      const { expired, orphans } = await chunkedUploads.sweep({
+        startup: idleAtStart(startup),
+        graceMs: graceMs(startup),
+      });
+      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
+    },
+    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
+  ];
+}

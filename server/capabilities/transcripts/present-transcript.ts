@@ -1,0 +1,22 @@
+/** The transcript JSON: the stored record without what stays internal (its source, prompt, model path). */
+import type { Transcript, TranscriptRecord, TranscriptSummary } from './schema.js';
+
+export function presentSummary(record: TranscriptRecord): TranscriptSummary {
+  const {
+    segments: _s,
+    words: _w,
+    source: _src,
+    requestedLanguage: _l,
+    prompt: _p,
+    modelPath: _m,
+    node: _n,
+    leaseUntil: _lease,
+    error,
+    ...summary
+  } = record;
+  return error ? { ...summary, error } : summary;
+}
+
+export function presentTranscript(record: TranscriptRecord): Transcript {
+  return { ...presentSummary(record), segments: record.segments ?? [], words: record.words ?? [] };
+}

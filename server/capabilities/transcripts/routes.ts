@@ -1,0 +1,136 @@
+/** The transcripts API (docs/transcription.md): list, detail, export, delete, retry, cancel, transcribe. */
+import contentDisposition from 'content-disposition';
+import { z } from 'zod';
+import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import { receiveMultipart } from '../../http/receive-multipart.js';
+import { reply } from '../../http/reply.js';
+import { exportContentTypes, exportTranscript } from './exports.js';
+import { presentTranscript } from './present-transcript.js';
+import type { Settled } from './queue.js';
+import { ExportQuery, ListTranscriptsQuery, Transcript, TranscriptList, TranscriptParams } from './schema.js';
+
+const who = { auth: ['session', 'key'] as const, service: 'transcription' as const };
+
+export const transcribe = defineRawRoute({
+  method: 'POST',
+  path: '/api/v1/transcribe',
+  ...who,
+  requestContentType: 'multipart/form-data',
+  response: Transcript,
+  summary: 'Transcribe an audio file of up to 4 MiB and wait for the result',
+  description:
+    'multipart/form-data with the audio in field `file`; optional fields `language` (e.g. en) and `prompt`. Stores the audio as an asset, runs it on the local Whisper model and answers the completed transcript (200). A failed one is answered with its `error` (422 for audio that cannot be decoded, 503 when no usable model is installed). Larger files: 413; use the chunked upload.',
+  handler: async ({ workspace, ctx }, { transcripts, store, config }) => {
+    const received = await receiveMultipart(ctx.req, {
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.transcribeBytes,
+    });
+    return settledReply(await transcripts.transcribeUpload(workspace.id, received));
+  },
+});
+
+/** A completed transcript is 200; a failed one keeps its `error` and gets the status of what failed it. */
+export function settledReply({ transcript, cause }: Settled) {
+  const body = presentTranscript(transcript);
+  if (transcript.status === 'completed') return body;
+  const status = (cause as { status?: number } | undefined)?.status;
+  return reply.bytes(
+    'application/json; charset=utf-8',
+    JSON.stringify(body),
+    {},
+    status && status >= 400 ? status : 422,
+  );
+}
+
+export const listTranscripts = defineRoute({
+  method: 'GET',
+  path: '/api/v1/transcripts',
+  ...who,
+  query: ListTranscriptsQuery,
+  response: TranscriptList,
+  tool: 'transcripts_list',
+  summary: 'List transcripts, newest first (without segments and words)',
+  description:
+    '`status` (pending|processing|completed|failed), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
+  handler: ({ workspace, query }, { transcripts }) => transcripts.list(workspace.id, query),
+});
+
+export const getTranscript = defineRoute({
+  method: 'GET',
+  path: '/api/v1/transcripts/:id',
+  ...who,
+  params: TranscriptParams,
+  response: Transcript,
+  tool: 'transcripts_get',
+  summary: 'Get one transcript with its text, segments and words (start/end in seconds)',
+  handler: ({ workspace, params }, { transcripts }) => transcripts.get(workspace.id, params.id),
+});
+
+export const exportTranscriptFile = defineRoute({
+  method: 'GET',
+  path: '/api/v1/transcripts/:id/export',
+  ...who,
+  params: TranscriptParams,
+  query: ExportQuery,
+  produces: 'application/x-subrip, text/vtt, text/plain, application/json',
+  summary: 'Download a transcript as SubRip, WebVTT, plain text or JSON',
+  description: '`format` srt (default), vtt, txt or json; answered as a download named after the transcript.',
+  tool: 'transcripts_export',
+  handler: async ({ workspace, params, query }, { transcripts }) => {
+    const transcript = await transcripts.get(workspace.id, params.id);
+    const filename = `${transcript.id}.${query.format}`;
+    return reply.bytes(exportContentTypes[query.format], exportTranscript(transcript, query.format), {
+      'Content-Disposition': contentDisposition(filename),
+    });
+  },
+});
+
+export const deleteTranscript = defineRoute({
+  method: 'DELETE',
+  path: '/api/v1/transcripts/:id',
+  ...who,
+  params: TranscriptParams,
+  response: z.void(),
+  status: 204,
+  tool: 'transcripts_delete',
+  summary: 'Delete a transcript and its audio asset (a running transcription is cancelled)',
+  handler: async ({ workspace, params }, { transcripts }) => {
+    await transcripts.remove(workspace.id, params.id);
+    return reply.empty(204);
+  },
+});
+
+export const retryTranscript = defineRoute({
+  method: 'POST',
+  path: '/api/v1/transcripts/:id/retry',
+  ...who,
+  params: TranscriptParams,
+  response: Transcript,
+  tool: 'transcripts_retry',
+  summary: 'Queue a pending or failed transcript again (409 otherwise)',
+  handler: async ({ workspace, params }, { transcripts }) =>
+    presentTranscript(await transcripts.retry(workspace.id, params.id)),
+});
+
+export const cancelTranscript = defineRoute({
+  method: 'POST',
+  path: '/api/v1/transcripts/:id/cancel',
+  ...who,
+  params: TranscriptParams,
+  response: Transcript,
+  tool: 'transcripts_cancel',
+  summary:
+    'Cancel a pending or processing transcript: it becomes failed with error "cancelled" (409 otherwise)',
+  handler: async ({ workspace, params }, { transcripts }) =>
+    presentTranscript(await transcripts.cancel(workspace.id, params.id)),
+});
+
+export const transcriptRoutes = {
+  transcribe,
+  listTranscripts,
+  getTranscript,
+  exportTranscriptFile,
+  deleteTranscript,
+  retryTranscript,
+  cancelTranscript,
+};

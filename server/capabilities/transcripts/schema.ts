@@ -1,0 +1,94 @@
+/** Transcript records, their JSON shapes and the request schemas of the transcription routes (docs/transcription.md). */
+import { z } from 'zod';
+import { PageQuery } from '../../http/paging.js';
+
+export const TRANSCRIPT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export const TranscriptStatus = z.enum(TRANSCRIPT_STATUSES);
+export type TranscriptStatus = z.infer<typeof TranscriptStatus>;
+
+export const TranscriptWord = z.object({
+  word: z.string(),
+  start: z.number().describe('Seconds from the start of the audio'),
+  end: z.number(),
+  probability: z.number().optional(),
+});
+export type TranscriptWord = z.infer<typeof TranscriptWord>;
+
+export const TranscriptSegment = z.object({
+  id: z.number().int(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+});
+export type TranscriptSegment = z.infer<typeof TranscriptSegment>;
+
+/** Where the audio came from; realtime transcripts are stored completed. */
+export type TranscriptSource = 'transcribe' | 'chunked' | 'openai' | 'realtime';
+
+/** What is stored, per workspace, in the `transcripts` collection. */
+export type TranscriptRecord = {
+  id: string;
+  status: TranscriptStatus;
+  progress: number;
+  error?: string | null;
+  audioAssetId: string;
+  source: TranscriptSource;
+  /** Asked for at creation; `language` below is what the engine reports. */
+  requestedLanguage?: string;
+  prompt?: string;
+  /** An installed model asked for by name (OpenAI `model`); else the active model runs it. */
+  modelPath?: string;
+  language?: string;
+  duration?: number;
+  text?: string;
+  segments?: TranscriptSegment[];
+  words?: TranscriptWord[];
+  model: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** While processing: the node running it, and until when it holds the job unless it renews (queue.ts). */
+  node?: string | null;
+  leaseUntil?: string | null;
+};
+
+const transcriptFields = {
+  id: z.string(),
+  status: TranscriptStatus,
+  progress: z.number().int().min(0).max(100),
+  error: z.string().optional().describe('Why it failed ("cancelled" when cancelled)'),
+  audioAssetId: z.string(),
+  language: z.string().optional(),
+  duration: z.number().optional().describe('Seconds'),
+  text: z.string().optional(),
+  model: z.string().nullable().describe('The Whisper model file that ran (or will run) it'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().optional(),
+};
+
+export const TranscriptSummary = z.object(transcriptFields);
+export type TranscriptSummary = z.infer<typeof TranscriptSummary>;
+export const Transcript = z.object({
+  ...transcriptFields,
+  segments: z.array(TranscriptSegment),
+  words: z.array(TranscriptWord),
+});
+export type Transcript = z.infer<typeof Transcript>;
+export const TranscriptList = z.object({
+  data: z.array(TranscriptSummary),
+  nextCursor: z.string().nullable(),
+});
+
+export const TranscriptParams = z.object({ id: z.string().min(1).max(64) });
+
+export const ListTranscriptsQuery = z.object({
+  status: TranscriptStatus.optional(),
+  ...PageQuery,
+});
+export type ListTranscriptsQuery = z.infer<typeof ListTranscriptsQuery>;
+
+export const EXPORT_FORMATS = ['srt', 'vtt', 'txt', 'json'] as const;
+export const ExportQuery = z.object({
+  format: z.enum(EXPORT_FORMATS, { message: 'format must be one of srt, vtt, txt, json' }).default('srt'),
+});
