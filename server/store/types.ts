@@ -18,6 +18,8 @@ export type CollectionSpec<T extends Row> = {
   fields: Partial<Record<keyof T & string, FieldType>>;
   /** Fields unique across the instance, each findable without a workspace through `Store.lookup`. */
   unique?: Array<keyof T & string>;
+  /** `text` fields `list` searches; a hosted backend gives each a substring (trigram) index. */
+  search?: Array<keyof T & string>;
 };
 
 export const defineCollection = <T extends Row>(spec: CollectionSpec<T>): CollectionSpec<T> => spec;

@@ -30,7 +30,7 @@ export function shapeOf<T extends Row>(spec: CollectionSpec<T>): TableShape {
   for (const field of Object.keys(fields))
     if (RESERVED_COLUMNS.includes(field))
       throw new Error(`${spec.name}: a field may not be named "${field}"`);
-  const search = ((spec as { search?: string[] }).search ?? []).map(String);
+  const search = (spec.search ?? []).map(String);
   for (const field of search)
     if (fields[field] !== 'text')
       throw new Error(`${spec.name}: searched field "${field}" must be a declared text field`);

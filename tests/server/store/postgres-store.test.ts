@@ -4,10 +4,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../server/store/postgres/store.js';
 import { openS3Blobs } from '../../../server/store/s3/blobs.js';
-import type { Store } from '../../../server/store/types.js';
+import { defineCollection, type Store } from '../../../server/store/types.js';
 import { createTestDatabase, testS3Settings } from '../../helpers/hosted/services.js';
 import { describeStoreContract, notes } from './store-contract.js';
 
@@ -42,6 +43,88 @@ describeStoreContract('postgres+s3', async () => {
       await rm(tmpDir, { recursive: true, force: true });
     },
   };
+});
+
+describe('postgres backend: what PostgreSQL adds', () => {
+  async function hostedStore() {
+    const database = await createTestDatabase();
+    const tmpDir = await mkdtemp(join(tmpdir(), 'folio-hosted-tmp-'));
+    const store = await openHosted(database.url, await testS3Settings(), tmpDir);
+    return {
+      store,
+      url: database.url,
+      async close() {
+        await store.close();
+        await database.drop();
+        await rm(tmpDir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('stores U+0000 and unpaired surrogates as U+FFFD, and finds rows by such values without failing', async () => {
+    const { store, close } = await hostedStore();
+    try {
+      const c = store.collection(notes, 'ws_text');
+      const row = {
+        id: 'n1',
+        title: 'a\u0000b\ud800c',
+        kind: 'k\u0000',
+        tags: ['t\u0000'],
+        size: 1,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
+      await c.insert(row);
+      expect(await c.get('n1')).toMatchObject({
+        title: 'a\ufffdb\ufffdc',
+        kind: 'k\ufffd',
+        tags: ['t\ufffd'],
+      });
+      expect(await c.findOne({ kind: 'k\u0000' })).toMatchObject({ id: 'n1' });
+      expect(await c.get('n1\u0000')).toBeUndefined();
+      expect(await store.collection(notes, 'ws\u0000x').count()).toBe(0);
+      expect((await c.update('n1', { title: '\\u0000 stays text' }))?.title).toBe('\\u0000 stays text');
+    } finally {
+      await close();
+    }
+  });
+
+  it('indexes declared fields, unique fields and searched fields', async () => {
+    const { store, url, close } = await hostedStore();
+    const searched = defineCollection<{ id: string; name: string; createdAt: string }>({
+      name: 'contract-searched',
+      scope: 'workspace',
+      fields: { name: 'text', createdAt: 'text' },
+      search: ['name'],
+    });
+    try {
+      await store
+        .collection(searched, 'ws_s')
+        .insert({ id: 'a', name: 'The Quarterly Report', createdAt: 'x' });
+      expect(
+        (
+          await store
+            .collection(searched, 'ws_s')
+            .list({ limit: 5, search: { text: 'quarterly', fields: ['name'] } })
+        ).rows,
+      ).toHaveLength(1);
+      await store
+        .collection(notes, 'ws_s')
+        .insert({ id: 'n', title: 't', kind: 'k', tags: [], size: 1, createdAt: 'x', slug: 's' });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query<{ indexname: string; indexdef: string }>(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('c_contract-searched', 'c_contract-notes')",
+      );
+      await client.end();
+      const defs = rows.map((r) => r.indexdef).join('\n');
+      expect(defs).toMatch(/gin \(folio_fold\(name\) gin_trgm_ops\)/);
+      expect(defs).toMatch(/UNIQUE INDEX .*\(\(doc ->> 'slug'::text\)\)/);
+      expect(defs).toMatch(/\(workspace_id, "createdAt" NULLS FIRST, id\)/);
+      expect(defs).toMatch(/gin \(tags\)/);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('postgres backend: workspace isolation', () => {
