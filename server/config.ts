@@ -180,6 +180,10 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     queuePollMs: numberOr(env.FOLIO_QUEUE_POLL_MS),
     sweepMs: numberOr(env.FOLIO_SWEEP_MS),
     orphanGraceMs: numberOr(env.FOLIO_ORPHAN_GRACE_MS),
+    limits: {
+      rateLimitPerMinute: numberOr(env.FOLIO_RATE_LIMIT_PER_MINUTE),
+      rateLimitBurst: numberOr(env.FOLIO_RATE_LIMIT_BURST),
+    },
     logFormat: env.FOLIO_LOG_FORMAT || undefined,
     smtp: env.FOLIO_SMTP_URL
       ? { url: env.FOLIO_SMTP_URL, from: env.FOLIO_MAIL_FROM || undefined }

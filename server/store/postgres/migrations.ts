@@ -57,6 +57,8 @@ const steps: Step[] = [
           t double precision;
           at_now timestamptz := clock_timestamp();
         BEGIN
+          -- a bucket lost in a crash costs nothing: this commit need not wait for the WAL to reach the disk
+          PERFORM set_config('synchronous_commit', 'off', true);
           INSERT INTO folio_rate_limits AS b (id, tokens, at) VALUES (p_id, p_burst, at_now)
           ON CONFLICT (id) DO UPDATE
             SET tokens = least(p_burst, b.tokens + greatest(0, extract(epoch FROM at_now - b.at)) * p_per_second),

@@ -90,7 +90,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const found = await db
         .selectFrom(table)
         .select(['workspace_id', 'doc'])
-        .where(sql`doc ->> ${field}`, '=', value)
+        .where(sql`doc ->> ${sql.lit(field)}`, '=', value) // the unique index's own expression
         .executeTakeFirst();
       if (!found) return undefined;
       return {

@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -41,6 +43,7 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
   const base = options.prefix ? `${assertBlobKey(options.prefix.replace(/\/+$/, ''))}/` : '';
   const objectKey = (key: string) => base + assertBlobKey(key);
   await ensureBucket(client, Bucket, options.createBucket ?? true);
+  await abortStaleUploads(client, Bucket, base).catch(() => {}); // housekeeping only: never a reason not to start
 
   async function upload(key: string, body: Readable): Promise<void> {
     const params = { Bucket, Key: objectKey(key), Body: body };
@@ -162,6 +165,35 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
     },
   };
   return blobs;
+}
+
+const STALE_UPLOAD_MS = 24 * 3600_000;
+
+/**
+ * Multipart uploads a node started and never finished (it died mid-stream) hold parts the bucket bills for but no
+ * listing shows; one a day old is abandoned whichever node started it. (A bucket lifecycle rule with
+ * AbortIncompleteMultipartUpload does the same where the server supports it.)
+ */
+export async function abortStaleUploads(
+  client: S3Client,
+  Bucket: string,
+  Prefix: string,
+  olderThanMs = STALE_UPLOAD_MS,
+): Promise<void> {
+  let KeyMarker: string | undefined;
+  let UploadIdMarker: string | undefined;
+  do {
+    const page = await client.send(
+      new ListMultipartUploadsCommand({ Bucket, Prefix, KeyMarker, UploadIdMarker }),
+    );
+    for (const upload of page.Uploads ?? [])
+      if (upload.Initiated && Date.now() - upload.Initiated.getTime() >= olderThanMs)
+        await client.send(
+          new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }),
+        );
+    KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+    UploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+  } while (KeyMarker);
 }
 
 async function ensureBucket(client: S3Client, Bucket: string, create: boolean): Promise<void> {

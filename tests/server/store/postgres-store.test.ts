@@ -184,5 +184,5 @@ function scoped(statement: string): boolean {
     )
   )
     return true;
-  return /^select "workspace_id", "doc" from "c_[^"]+" where doc ->> \$1 = \$2$/.test(statement);
+  return /^select "workspace_id", "doc" from "c_[^"]+" where doc ->> '[A-Za-z]+' = \$1/.test(statement);
 }
