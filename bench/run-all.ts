@@ -9,6 +9,11 @@ const benches = [
   'assets-ingest.ts',
   'transcription-engine.ts',
   'chunked-upload.ts',
+  'publishing-render.ts',
+  'publishing-pages.ts',
+  'dashboard.ts',
+  'store-async.ts',
+  'crash-uploads.ts',
   'hosted-store.ts',
   'hosted-nodes.ts',
 ];

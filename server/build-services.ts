@@ -2,13 +2,18 @@
 // Whisper engine of the instance, then what runs on it. Capabilities register their usage and clean-up with
 // workspaces here, and the sweeper's jobs come from here too.
 import { join } from 'node:path';
+import { createArtifactService } from './capabilities/artifacts/service.js';
 import { createAssetService } from './capabilities/assets/service.js';
+import { createChartService } from './capabilities/charts/service.js';
 import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
+import { createDiagramService } from './capabilities/diagrams/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes } from './capabilities/index.js';
+import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
 import { createModelStore } from './capabilities/models/model-store.js';
 import { createModelManager } from './capabilities/models/service.js';
+import { createRenderCache } from './capabilities/publishing/render-cache.js';
+import { createRenderPool } from './capabilities/publishing/render-pool.js';
 import { createRealtimeService } from './capabilities/realtime/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
 import { createTranscriptService } from './capabilities/transcripts/service.js';
@@ -37,6 +42,7 @@ export function buildServices(
     dataDir: config.dataDir,
     overridePath: config.whisperModel,
     threads: config.whisperThreads,
+    workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
     log,
   });
@@ -86,9 +92,24 @@ export function buildServices(
     await transcripts.close();
     await engine.close();
   });
+  // Publishing: layout, charts, rasterizing and pages render in worker threads; outputs cached per version.
+  const renderPool = createRenderPool({
+    modules: renderTaskModules,
+    threads: config.render.threads,
+    taskTimeoutMs: config.render.taskTimeoutMs,
+  });
+  lifecycle.onClose(() => renderPool.close());
+  void renderPool.warm().catch((error) => log(`render workers could not start: ${(error as Error).message}`));
+  const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
+  const published = { store, pool: renderPool, cache, workspaces };
+  const diagrams = createDiagramService(published);
+  const charts = createChartService({ ...published, assets });
+  const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
+
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   return {
     lifecycle,
+    host: {},
     config,
     store,
     identity,
@@ -101,6 +122,10 @@ export function buildServices(
     transcripts,
     chunkedUploads,
     realtime,
+    renderPool,
+    diagrams,
+    charts,
+    artifacts,
   };
 }
 

@@ -16,6 +16,8 @@ const Config = z.object({
     .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
+  whisperWorker: z.string().optional(),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
   /** A hosted instance's address as browsers see it (https://folio.example.com): links, Host, Origin, Secure cookies. */
@@ -56,6 +58,18 @@ const Config = z.object({
       drainBytes: 64 << 20,
       drainMs: 10_000,
     }),
+  /** The render pool (diagrams, charts, artifacts): worker threads, time per render, cached output bytes. */
+  render: z
+    .object({
+      threads: z.number().int().min(1).max(16).optional(),
+      taskTimeoutMs: z.number().int().min(100).default(20_000),
+      cacheBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(256 << 20),
+    })
+    .default({ taskTimeoutMs: 20_000, cacheBytes: 256 << 20 }),
   quiet: z.boolean().default(false),
   /** Hosted mode: records in PostgreSQL (FOLIO_DATABASE_URL). Without it, records are files in dataDir. */
   database: z
@@ -141,6 +155,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'owner-email': { type: 'string' },
       'whisper-model': { type: 'string' },
       'whisper-threads': { type: 'string' },
+      'whisper-worker': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
       'public-url': { type: 'string' },
@@ -154,6 +169,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
     database: env.FOLIO_DATABASE_URL

@@ -2,17 +2,30 @@
 // Route names (the exported consts) become OpenAPI operationIds.
 import type { AnyRoute } from '../http/define-route.js';
 import type { SocketDefinition } from '../http/mount-sockets.js';
+import { artifactRoutes } from './artifacts/routes.js';
 import { assetApiRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
+import { chartRoutes } from './charts/routes.js';
 import { chunkedUploadRoutes } from './chunked-uploads/routes.js';
+import { diagramRoutes } from './diagrams/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { modelRoutes } from './models/routes.js';
 import { openAiRoutes } from './openai/routes.js';
+import {
+  artifactDocs,
+  artifactSummary,
+  chartDocs,
+  chartSummary,
+  diagramDocs,
+  diagramSummary,
+} from './publishing/docs.js';
 import { realtimeRoutes, realtimeSocket } from './realtime/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
+import { sessionUploadRoutes } from './session-uploads/routes.js';
+import { settingsRoutes } from './settings/routes.js';
 import { transcriptionDocs } from './transcripts/docs.js';
 import { transcriptRoutes } from './transcripts/routes.js';
 import { waitlistRoutes } from './waitlist/routes.js';
@@ -57,15 +70,45 @@ export const capabilities: Capability[] = [
     sockets: [realtimeSocket],
   },
   {
+    name: 'diagrams',
+    title: 'Diagrams (service: diagrams)',
+    summary: diagramSummary,
+    docs: diagramDocs,
+    routes: diagramRoutes,
+  },
+  {
+    name: 'charts',
+    title: 'Charts (service: charts)',
+    summary: chartSummary,
+    docs: chartDocs,
+    routes: chartRoutes,
+  },
+  {
+    name: 'artifacts',
+    title: 'Artifacts (service: artifacts)',
+    summary: artifactSummary,
+    docs: artifactDocs,
+    routes: artifactRoutes,
+  },
+  {
     name: 'serving',
     title: 'Public serve routes',
     summary:
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServeRoutes,
   },
+  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
+  { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];
+
+/** Modules whose `renderTasks` every render worker loads (layout, charts, rasterizing, pages). */
+export const renderTaskModules = [
+  './diagrams/render-tasks.ts',
+  './charts/render-tasks.ts',
+  './artifacts/render-tasks.ts',
+].map((path) => new URL(path, import.meta.url).href);
 
 /** Every route with its name and capability, in mount order. */
 export function namedRoutes(list: Capability[] = capabilities): NamedRoute[] {

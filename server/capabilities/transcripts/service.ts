@@ -11,13 +11,7 @@ import type { EngineResult } from '../whisper/types.js';
 import { transcriptsCollection } from './collections.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue, type JobContext, type JobResult, type Settled } from './queue.js';
-import type {
-  ListTranscriptsQuery,
-  Transcript,
-  TranscriptRecord,
-  TranscriptSource,
-  TranscriptSummary,
-} from './schema.js';
+import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
 
 export interface TranscriptServiceDeps {
   store: Store;

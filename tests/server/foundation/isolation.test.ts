@@ -33,6 +33,9 @@ const targets: Record<string, { id: () => string[]; patch: object }> = {
   '/api/v1/uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
   '/api/v1/uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
   '/api/v1/uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
+  '/api/v1/session-uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
+  '/api/v1/session-uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
+  '/api/v1/session-uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
 /** Transcripts need a finished transcription to exist; tests/server/transcripts checks their isolation. */
