@@ -5,7 +5,6 @@ import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { createTenant } from '../../helpers/factories.js';
 import { type Credential, startTestServer, type TestServer } from '../../helpers/server.js';
-import { storedText } from '../../helpers/stored.js';
 
 let srv: TestServer;
 let allServices: string;
