@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type Cluster, startCluster } from '../../scripts/hosted/cluster.js';
 import { tableOf } from '../../server/store/postgres/database.js';
 import { openS3Blobs } from '../../server/store/s3/blobs.js';
@@ -48,7 +49,7 @@ describe.skipIf(!engineBuilt)('three nodes behind nginx on PostgreSQL and S3', (
     const created = await fetch(`${cluster.url}/api/v1/api-keys`, {
       method: 'POST',
       headers: { cookie, origin: cluster.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'cluster', services: ['assets', 'transcription'] }),
+      body: JSON.stringify({ name: 'cluster', services: ['assets', 'transcription', 'realtime'] }),
     });
     expect(created.status).toBe(201);
     ({ secret: key, workspaceId } = (await created.json()) as { secret: string; workspaceId: string });
@@ -125,6 +126,35 @@ describe.skipIf(!engineBuilt)('three nodes behind nginx on PostgreSQL and S3', (
       const statuses = (await Promise.all([upload(0), upload(1)])).map((r) => r.status).sort();
       expect(statuses).toEqual([201, 410]);
     }
+  });
+
+  it('a realtime secret minted on one node connects once, on another node and through nginx', async () => {
+    const open = (url: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(url);
+        ws.once('open', () => {
+          resolve(101);
+          ws.close();
+        });
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('error', () => resolve(0));
+      });
+    const mint = async (node: number) => {
+      const res = await fetch(`${cluster.nodes[node]!.url}/api/v1/realtime/sessions`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return (await res.json()) as { clientSecret: { value: string }; websocketUrl: string };
+    };
+    const minted = await mint(0);
+    // the URL a client is given points at the public address (nginx), whichever node minted it
+    expect(minted.websocketUrl).toBe(`${cluster.url.replace(/^http/, 'ws')}/api/v1/realtime/ws`);
+    const direct = `ws://127.0.0.1:${cluster.nodes[1]!.port}/api/v1/realtime/ws?client_secret=${minted.clientSecret.value}`;
+    expect(await open(direct)).toBe(101);
+    expect(await open(`${minted.websocketUrl}?client_secret=${minted.clientSecret.value}`)).toBe(410);
+    const again = await mint(1);
+    expect(await open(`${again.websocketUrl}?client_secret=${again.clientSecret.value}`)).toBe(101);
   });
 
   it('keeps every acknowledged one of 200 concurrent uploads when a node is killed mid-way, and sweeps what the dead node left', async () => {

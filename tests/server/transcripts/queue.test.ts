@@ -88,12 +88,14 @@ describe.skipIf(!engineBuilt)('transcription queue: cancel, delete, restart', ()
       const second = await startTestServer({ whisperModel: fx.model, dataDir });
       try {
         for (const t of queued)
-          expectWellFormedTranscript(await waitForStatus(second, key, t.id, ['completed', 'failed']));
+          expectWellFormedTranscript(
+            await waitForStatus(second, key, t.id, ['completed', 'failed'], 150_000),
+          );
       } finally {
         await second.close();
       }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 400_000);
 });
