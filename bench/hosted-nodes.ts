@@ -1,7 +1,7 @@
 // A hosted instance behind nginx (deploy/nginx, blobs as files): requests/s for GET /api/v1/me with 1, 2 and 3
 // nodes, beside one node without a proxy; and a 100 MB file through nginx + X-Accel-Redirect beside nginx serving
 // the same file as a plain static file (goal: ≥ 0.9×). PostgreSQL (fsync on) from scripts/hosted/postgres.ts.
-//   npx tsx bench/hosted-nodes.ts [--seconds 10] [--connections 32] [--mib 100] [--rounds 5]
+//   npx tsx bench/hosted-nodes.ts [--seconds 10] [--connections 32] [--mib 100] [--rounds 5] [--part me|bytes]
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,8 +20,10 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     mib: { type: 'string' },
     rounds: { type: 'string' },
+    part: { type: 'string' },
   },
 });
+const PART = values.part ?? 'all'; // me | bytes | all
 const SECONDS = Number(values.seconds ?? 10);
 const CONNECTIONS = Number(values.connections ?? 32);
 const MIB = Number(values.mib ?? 100);
@@ -61,9 +63,8 @@ const env = {
 console.log(
   `GET /api/v1/me with a key, wrk ${CONNECTIONS} connections × ${SECONDS} s (PostgreSQL fsync on, one per run)`,
 );
-console.log('| setup | req/s | p50 ms | p99 ms | non-2xx |');
-console.log('|---|---|---|---|---|');
-for (const nodes of [1, 2, 3]) {
+if (PART !== 'bytes') console.log('| setup | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|');
+for (const nodes of PART === 'bytes' ? [] : [1, 2, 3]) {
   const cluster = await startCluster({ nodes, databaseUrl: await freshDatabase(), env });
   try {
     const key = await ownerKey(cluster);
@@ -134,8 +135,8 @@ try {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   console.log(`\n${MIB} MiB file, curl on loopback, ${ROUNDS} rounds alternating (MiB/s)`);
-  console.log('| path | runs | median |');
-  console.log('|---|---|---|');
+  console.log('| path | runs | median | best |');
+  console.log('|---|---|---|---|');
   for (const [name, label] of [
     ['folio', 'GET /f/:key via nginx → node → X-Accel-Redirect'],
     ['plain', 'nginx serving the same file statically'],
