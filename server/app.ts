@@ -7,6 +7,7 @@ import { buildServices, resolversOf, startServices, sweepsOf } from './build-ser
 import { capabilities, namedRoutes } from './capabilities/index.js';
 import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
+import { trustProxies } from './http/client-address.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
@@ -14,10 +15,12 @@ import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
-import { createRateLimiter } from './http/rate-limit.js';
+import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { requestLog, structuredLog } from './log.js';
 import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
+import type { Store } from './store/types.js';
 import { startSweeper } from './sweeper.js';
 import { APP_VERSION } from './version.js';
 
@@ -35,20 +38,27 @@ export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; com
 
 export async function createServer(
   input: ConfigInput | Config,
-  log: (line: string) => void = console.log,
+  write: (line: string) => void = console.log,
   seams: ServerSeams = {},
 ) {
   const config = parseConfig(input as ConfigInput);
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...seams });
+  const log = structuredLog(config, write);
+  const trustedProxy = trustProxies(config.trustedProxies);
+  const store = await openStore({ ...config, log, ...seams });
   const stops: Array<() => Promise<void> | void> = [];
-  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
+  let closing = false;
+  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
   const services = buildServices(config, store, lifecycle, log);
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);
 
   let port = config.port;
-  const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
+  const hostPolicy: HostPolicy = {
+    port: () => port,
+    extraHosts: config.allowedHosts,
+    publicOrigin: config.publicUrl && new URL(config.publicUrl).origin,
+  };
   const resolvers = resolversOf(services);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
@@ -57,18 +67,17 @@ export async function createServer(
       resolvers,
       workspaces: services.workspaces,
       ownOrigins: origins,
-      limiter: createRateLimiter({
-        perMinute: config.limits.rateLimitPerMinute,
-        burst: config.limits.rateLimitBurst,
-      }),
+      limiter: rateLimiterFor(config, store),
       jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
+      trustedProxy,
       services,
     },
   );
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  app.use(requestLog(config, write, trustedProxy));
   app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
@@ -101,6 +110,7 @@ export async function createServer(
       return { port, url };
     },
     async close() {
+      closing = true;
       await removeDiscovery(config.dataDir);
       for (const stop of stops.reverse()) await stop();
       for (const client of wss.clients) client.terminate();
@@ -113,4 +123,12 @@ export async function createServer(
     },
   };
   return server;
+}
+
+/** Buckets in memory for one process; where the store shares them across nodes (hosted), there. */
+function rateLimiterFor(config: Config, store: Store): RateLimiter {
+  const limits = { perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst };
+  return store.takeToken
+    ? createSharedRateLimiter(limits, store.takeToken.bind(store))
+    : createRateLimiter(limits);
 }

@@ -49,7 +49,18 @@ export function buildServices(
     log,
   });
   const models = createModelManager({ dataDir: config.dataDir, modelStore, active: engine });
-  const transcripts = createTranscriptService({ store, assets, active: engine, log });
+  const transcripts = createTranscriptService({
+    store,
+    assets,
+    active: engine,
+    log,
+    // Only a hosted instance has other nodes whose work and results must be looked for.
+    queue: {
+      node: config.nodeId,
+      leaseMs: config.jobLeaseMs,
+      pollMs: config.database ? config.queuePollMs : undefined,
+    },
+  });
   const chunkedUploads = createChunkedUploads({
     store,
     assets,
@@ -57,7 +68,13 @@ export function buildServices(
     maxBytes: config.limits.uploadBytes,
     partsRoot: join(config.dataDir, 'chunked'),
   });
-  const realtime = createRealtimeService({ active: engine, transcripts, assets, tmpDir: store.tmpDir });
+  const realtime = createRealtimeService({
+    store,
+    active: engine,
+    transcripts,
+    assets,
+    tmpDir: store.tmpDir,
+  });
 
   workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
   workspaces.register({
@@ -139,17 +156,22 @@ export async function startServices({ engine, transcripts }: Services): Promise<
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({ identity, assets, chunkedUploads }: Services): Sweep[] {
-  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
+export function sweepsOf({ identity, assets, chunkedUploads, realtime, config }: Services): Sweep[] {
+  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
+  // the store: there every sweep keeps the grace.
+  const idleAtStart = (startup: boolean) => startup && !config.database;
+  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
   return [
     () => identity.sweep(),
     async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
     async (startup) => {
-      const { expired, orphans } = await chunkedUploads.sweep({ startup });
+      const { expired, orphans } = await chunkedUploads.sweep({
+        startup: idleAtStart(startup),
+        graceMs: graceMs(startup),
+      });
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
     },
-    async (startup) => ({
-      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
-    }),
+    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
   ];
 }

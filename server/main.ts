@@ -18,12 +18,18 @@ async function main(): Promise<void> {
   const config = configFromProcess();
   const server = await createServer(config);
   const { url } = await server.listen();
-  const ownerLink = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
-    announce: false,
-  });
+  // A hosted instance's links point at its public address (the proxy), not at this node.
+  const ownerLink = await server.services.identity.mintSignInLink(
+    config.ownerEmail,
+    server.config.publicUrl ?? url,
+    {
+      announce: false,
+    },
+  );
   console.log(`Folio listening on ${url}`);
   console.log(`Owner sign-in: ${ownerLink}`);
   console.log(`Data: ${config.dataDir}`);
+  console.log(`Storage: ${server.services.store.backend}, node ${server.config.nodeId}`);
   const stop = async () => {
     await server.close();
     process.exit(0);

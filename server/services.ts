@@ -25,8 +25,8 @@ import type { Store } from './store/types.js';
  */
 export type HostHooks = { dashboard?: DashboardSource; instanceSettings?: InstanceSettingsStore };
 
-/** Things to stop when the server closes (timers, workers, sockets). */
-export type Lifecycle = { onClose(stop: () => Promise<void> | void): void };
+/** Things to stop when the server closes (timers, workers, sockets); `closing` turns true once it starts to. */
+export type Lifecycle = { onClose(stop: () => Promise<void> | void): void; closing(): boolean };
 
 export type Services = {
   lifecycle: Lifecycle;

@@ -23,7 +23,7 @@ export type RouteCall = {
   requestedWorkspace?: string;
   origin: string;
   /** Checks the transport adds once the caller is known; throws to refuse. */
-  admit?: (authorized: Authorized) => void;
+  admit?: (authorized: Authorized) => void | Promise<void>;
   /** Koa's context, for raw routes only. */
   ctx?: Context;
 };
@@ -34,7 +34,7 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
     { route, identified, params: call.params, requestedWorkspace: call.requestedWorkspace },
     deps.workspaces,
   );
-  call.admit?.(authorized);
+  await call.admit?.(authorized);
   const params = route.params ? route.params.parse(call.params) : call.params;
   const query = route.query ? route.query.parse(call.query ?? {}) : undefined;
   const body = !route.raw && route.body ? route.body.parse(await call.readBody()) : undefined;

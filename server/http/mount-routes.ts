@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { bearerOf, SESSION_COOKIE } from './authenticate.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
 import type { Authorized } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
 import { HttpError, unsupportedMediaType } from './errors.js';
@@ -19,6 +20,8 @@ export type MountDeps = InvokeDeps & {
   limiter: RateLimiter;
   jsonLimit: number;
   publicUrl?: string;
+  /** Proxies whose X-Forwarded-For names the client (a hosted instance behind nginx). */
+  trustedProxy?: ProxyTrust;
 };
 
 /**
@@ -101,16 +104,16 @@ function addRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
   });
 }
 
-function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): void {
+async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): Promise<void> {
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
   if (viewer.kind === 'session' && workspace)
     checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx.req.headers.host, deps.ownOrigins()));
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
-  if (limitId) deps.limiter.take(limitId);
+  if (limitId) await deps.limiter.take(limitId);
   // reads and CORS preflights change nothing; every other public request counts against the client's address
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS')
-    deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+    await deps.limiter.take(`ip:${clientAddress(ctx.req, deps.trustedProxy)}`);
 }
 
 async function readJson(ctx: Context, limit: number): Promise<unknown> {

@@ -6,6 +6,7 @@ export const assetsCollection = defineCollection<AssetRecord>({
   scope: 'workspace',
   fields: { type: 'text', tags: 'text[]', searchText: 'text', createdAt: 'text', size: 'number' },
   unique: ['key'],
+  search: ['searchText'],
 });
 
 export const uploadGrants = defineCollection<UploadGrantRecord>({

@@ -21,8 +21,12 @@ export type ChunkedUploadRecord = {
   partCount: number;
   language?: string;
   prompt?: string;
-  status: 'open' | 'completed' | 'aborted' | 'expired';
+  /** `completing`: a complete is under way (until `claimUntil`); clients see it as open. */
+  status: 'open' | 'completing' | 'completed' | 'aborted' | 'expired';
   parts: Record<string, PartRecord>;
+  /** Bumped by every change of `parts` or `status`, so a write from another node cannot overwrite one unseen. */
+  rev?: number;
+  claimUntil?: string | null;
   result?: { transcriptId: string; assetId: string };
   createdAt: string;
   expiresAt: string;

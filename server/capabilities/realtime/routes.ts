@@ -18,8 +18,8 @@ export const createRealtimeSession = defineRoute({
   summary: 'Mint a live transcription session: a short-lived, single-use client secret and the WebSocket URL',
   description:
     'Hand `clientSecret.value` to the client (e.g. a browser); it connects to `websocketUrl?client_secret=<value>` within `expiresIn` seconds (default 60, max 600). A second connect with the same secret is refused (410). See the realtime protocol in /llms-full.txt.',
-  handler: ({ workspace, body, origin }, { realtime }) => {
-    const minted = realtime.mint(workspace.id, body.expiresIn);
+  handler: async ({ workspace, body, origin }, { realtime }) => {
+    const minted = await realtime.mint(workspace.id, body.expiresIn);
     return {
       id: minted.id,
       clientSecret: { value: minted.secret, expiresAt: minted.expiresAt },

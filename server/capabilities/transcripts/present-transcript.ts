@@ -9,6 +9,8 @@ export function presentSummary(record: TranscriptRecord): TranscriptSummary {
     requestedLanguage: _l,
     prompt: _p,
     modelPath: _m,
+    node: _n,
+    leaseUntil: _lease,
     error,
     ...summary
   } = record;

@@ -47,6 +47,9 @@ export type TranscriptRecord = {
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
+  /** While processing: the node running it, and until when it holds the job unless it renews (queue.ts). */
+  node?: string | null;
+  leaseUntil?: string | null;
 };
 
 const transcriptFields = {
