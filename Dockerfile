@@ -1,5 +1,5 @@
 # A Folio node for a hosted instance (docs/hosted.md). It runs exactly the documented commands: npm ci, the
-# Whisper engine build, npm run serve. Configure it with FOLIO_* environment (deploy/compose.yaml shows a set).
+# Whisper engine and dashboard builds, npm run serve. Configure it with FOLIO_* environment (deploy/compose.yaml shows a set).
 FROM node:20-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential python3 \
@@ -11,6 +11,7 @@ ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:whisper \
+ && npm run build:dashboard \
  && mkdir -p /data \
  && chown node:node /data
 USER node

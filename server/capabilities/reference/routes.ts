@@ -44,7 +44,11 @@ export const health = defineRoute({
   response: NodeStatus,
   summary: 'Liveness: answers while the server serves, naming its storage backend and node',
   tag: 'reference',
-  handler: (_input, { store, config }) => ({ ok: true as const, backend: store.backend, node: config.nodeId }),
+  handler: (_input, { store, config }) => ({
+    ok: true as const,
+    backend: store.backend,
+    node: config.nodeId,
+  }),
 });
 
 export const ready = defineRoute({
