@@ -39,8 +39,35 @@ export function createRenderPool(options: RenderPoolOptions) {
     niceIncrement: 10,
   });
 
-  /** Runs `task` in a worker; its RenderFailure comes back as an HttpError with the same status. */
+  const warm = () => pool.run({ task: 'ping' }).then(() => undefined);
+  let started: Promise<void> | undefined;
+  let ready = false;
+  /** Undefined when a worker is up with its modules loaded; else the start of one (after an idle stop too). */
+  function workerStarting(): Promise<void> | undefined {
+    if (pool.threads.length === 0) {
+      started = undefined;
+      ready = false;
+    }
+    if (ready) return undefined;
+    started ??= warm().then(
+      () => {
+        ready = true;
+      },
+      (error) => {
+        started = undefined;
+        throw error;
+      },
+    );
+    return started;
+  }
+
+  /**
+   * Runs `task` in a worker; its RenderFailure comes back as an HttpError with the same status. The time bound
+   * starts once a worker is up: loading the renderers on a busy machine is not the document's fault.
+   */
   async function run<T>(task: string, input: unknown): Promise<T> {
+    const starting = workerStarting();
+    if (starting) await starting;
     if (pool.queueSize >= pool.options.maxQueue)
       throw serviceUnavailable('The renderer is busy; try again in a few seconds');
     const signal = AbortSignal.timeout(taskTimeoutMs);
@@ -60,7 +87,7 @@ export function createRenderPool(options: RenderPoolOptions) {
   return {
     run,
     /** Resolves once a worker has started and loaded its modules (no time bound: start-up is not a render). */
-    warm: () => pool.run({ task: 'ping' }).then(() => undefined),
+    warm,
     threads,
     get queued() {
       return pool.queueSize;

@@ -53,6 +53,25 @@ describe('render pool', () => {
   }, 60_000);
 });
 
+describe('render pool, cold', () => {
+  it('starts a worker before the time bound starts: a slow start is not a slow render', async () => {
+    const cold = createRenderPool({
+      modules: [new URL('./fixtures/slow-start-tasks.ts', import.meta.url).href],
+      threads: 1,
+      taskTimeoutMs: 300,
+    });
+    try {
+      const first = await Promise.all([
+        cold.run('test.echo', { value: 'a' }),
+        cold.run('test.echo', { value: 'b' }),
+      ]);
+      expect(first).toEqual(['a', 'b']);
+    } finally {
+      await cold.close();
+    }
+  });
+});
+
 describe('render cache', () => {
   it('renders one key once, sharing the render between concurrent requests', async () => {
     const cache = createRenderCache({ maxBytes: 1 << 20 });
