@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
+import type { SecretBox } from './capabilities/sync/key-vault.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import { answerClientError } from './http/client-error.js';
@@ -30,8 +31,16 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-/** Hooks that only tests pass: injected storage faults, a small compaction threshold. */
-export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; compactionRetryMs?: number };
+/**
+ * Hooks that only tests pass (injected storage faults, a small compaction threshold), and the desktop shell's
+ * keychain box for the hosted sync keys.
+ */
+export type ServerSeams = {
+  faults?: FaultInjector;
+  compactAtBytes?: number;
+  compactionRetryMs?: number;
+  secretBox?: SecretBox;
+};
 
 export async function createServer(
   input: ConfigInput | Config,
@@ -39,10 +48,11 @@ export async function createServer(
   seams: ServerSeams = {},
 ) {
   const config = parseConfig(input as ConfigInput);
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...seams });
+  const { secretBox, ...storeSeams } = seams;
+  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
-  const services = buildServices(config, store, lifecycle, log);
+  const services = buildServices(config, store, lifecycle, log, { secretBox });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);

@@ -11,6 +11,8 @@ import { createModelStore } from './capabilities/models/model-store.js';
 import { createModelManager } from './capabilities/models/service.js';
 import { createRealtimeService } from './capabilities/realtime/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
+import type { SecretBox } from './capabilities/sync/key-vault.js';
+import { createSyncService } from './capabilities/sync/service.js';
 import { createTranscriptService } from './capabilities/transcripts/service.js';
 import { createActiveEngine } from './capabilities/whisper/active-engine.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
@@ -25,6 +27,7 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
+  extras: { secretBox?: SecretBox } = {},
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -50,6 +53,15 @@ export function buildServices(
     partsRoot: join(config.dataDir, 'chunked'),
   });
   const realtime = createRealtimeService({ active: engine, transcripts, assets, tmpDir: store.tmpDir });
+  const sync = createSyncService({
+    store,
+    config,
+    assets,
+    transcripts,
+    chunkedUploads,
+    secretBox: extras.secretBox,
+    log,
+  });
 
   workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
   workspaces.register({
@@ -64,6 +76,7 @@ export function buildServices(
   workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
 
   lifecycle.onClose(async () => {
+    sync.desktop.scheduler.stop();
     realtime.close();
     models.close();
     await transcripts.close();
@@ -84,17 +97,22 @@ export function buildServices(
     transcripts,
     chunkedUploads,
     realtime,
+    sync,
   };
 }
 
-/** Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue. */
-export async function startServices({ engine, transcripts }: Services): Promise<void> {
+/**
+ * Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue, run
+ * the background sync of opted-in workspaces.
+ */
+export async function startServices({ engine, transcripts, sync }: Services): Promise<void> {
   await engine.checkAtStart();
   await transcripts.start();
+  sync.desktop.scheduler.start();
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({ identity, assets, chunkedUploads }: Services): Sweep[] {
+export function sweepsOf({ identity, assets, chunkedUploads, sync }: Services): Sweep[] {
   const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
   return [
     () => identity.sweep(),
@@ -106,5 +124,6 @@ export function sweepsOf({ identity, assets, chunkedUploads }: Services): Sweep[
     async (startup) => ({
       'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
     }),
+    () => sync.hosted.sweep(),
   ];
 }

@@ -6,6 +6,7 @@ import type { KeyService } from './capabilities/keys/service.js';
 import type { ModelManager } from './capabilities/models/service.js';
 import type { RealtimeService } from './capabilities/realtime/service.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
+import type { SyncService } from './capabilities/sync/service.js';
 import type { TranscriptService } from './capabilities/transcripts/service.js';
 import type { ActiveEngine } from './capabilities/whisper/active-engine.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
@@ -30,4 +31,5 @@ export type Services = {
   transcripts: TranscriptService;
   chunkedUploads: ChunkedUploads;
   realtime: RealtimeService;
+  sync: SyncService;
 };

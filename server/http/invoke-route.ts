@@ -22,6 +22,8 @@ export type RouteCall = {
   /** `X-Folio-Workspace`: which of a session user's workspaces the call acts on. */
   requestedWorkspace?: string;
   origin: string;
+  /** `Idempotency-Key`: lets a route answer a retried request as it answered the first. */
+  idempotencyKey?: string;
   /** Checks the transport adds once the caller is known; throws to refuse. */
   admit?: (authorized: Authorized) => void;
   /** Koa's context, for raw routes only. */
@@ -38,7 +40,14 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
   const params = route.params ? route.params.parse(call.params) : call.params;
   const query = route.query ? route.query.parse(call.query ?? {}) : undefined;
   const body = !route.raw && route.body ? route.body.parse(await call.readBody()) : undefined;
-  const input = { ...authorized, params, query, body, origin: call.origin };
+  const input = {
+    ...authorized,
+    params,
+    query,
+    body,
+    origin: call.origin,
+    idempotencyKey: call.idempotencyKey,
+  };
   if (route.raw) {
     if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
     return route.handler({ ...input, ctx: call.ctx }, deps.services);

@@ -37,6 +37,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
           query: ctx.query,
           readBody: () => readJson(ctx, deps.jsonLimit),
           requestedWorkspace: ctx.get('x-folio-workspace') || undefined,
+          idempotencyKey: ctx.get('idempotency-key') || undefined,
           // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
           origin: deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`,
           admit: (authorized) => admitHttp(ctx, authorized, deps),

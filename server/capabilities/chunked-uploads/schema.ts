@@ -24,6 +24,10 @@ export type ChunkedUploadRecord = {
   status: 'open' | 'completed' | 'aborted' | 'expired';
   parts: Record<string, PartRecord>;
   result?: { transcriptId: string; assetId: string };
+  /** Set for uploads another capability completes (`sync-pack`): what it needs at complete, and what it answered. */
+  purpose?: string;
+  manifest?: unknown;
+  outcome?: Record<string, unknown>;
   createdAt: string;
   expiresAt: string;
 };

@@ -85,7 +85,11 @@ export function createChunkedUploads({
     return next;
   }
 
-  async function begin(workspaceId: string, body: BeginChunkedBody): Promise<ChunkedUploadRecord> {
+  async function begin(
+    workspaceId: string,
+    body: BeginChunkedBody,
+    other?: { purpose: string; manifest: unknown },
+  ): Promise<ChunkedUploadRecord> {
     if (body.size > maxBytes) throw payloadTooLarge(`size is larger than the ${maxBytes}-byte upload limit`);
     const partSize = body.partSize ?? DEFAULT_PART_SIZE;
     const partCount = Math.ceil(body.size / partSize);
@@ -104,6 +108,7 @@ export function createChunkedUploads({
       ...(body.prompt ? { prompt: body.prompt } : {}),
       status: 'open',
       parts: {},
+      ...other,
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
     };
@@ -220,6 +225,7 @@ export function createChunkedUploads({
   function complete(workspaceId: string, id: string): Promise<{ transcriptId: string; assetId: string }> {
     return locked(id, async () => {
       const upload = await findOpen(workspaceId, id);
+      if (upload.purpose) throw conflict(`This upload is a ${upload.purpose}; it is completed elsewhere`);
       if (upload.status === 'completed' && upload.result) return upload.result;
       const ids = resultIdsOf(upload.id);
       if (!(await assets.get(workspaceId, ids.assetId).catch(() => undefined)))
@@ -240,8 +246,45 @@ export function createChunkedUploads({
     });
   }
 
+  /**
+   * Completes an upload begun with a `purpose` (sync packs): joins and verifies the parts like complete, then hands
+   * the whole file to `consume`, which owns it; what that answers is kept, so a second call answers the same.
+   */
+  function completeWith<R extends Record<string, unknown>>(
+    workspaceId: string,
+    id: string,
+    purpose: string,
+    consume: (
+      file: { path: string; size: number; sha256: string },
+      upload: ChunkedUploadRecord,
+    ) => Promise<R>,
+  ): Promise<R> {
+    return locked(id, async () => {
+      const upload = await findOpen(workspaceId, id);
+      if (upload.purpose !== purpose) throw notFound('Upload');
+      if (upload.status === 'completed') return upload.outcome as R;
+      const whole = await joinVerified(workspaceId, upload);
+      const outcome = await consume(whole, upload);
+      await uploads(workspaceId).update(id, { status: 'completed', outcome });
+      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
+      return outcome;
+    });
+  }
+
   /** Verifies the parts, joins them and makes the asset, with the id that this upload's complete always uses. */
   async function createAsset(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
+    const whole = await joinVerified(workspaceId, upload);
+    await assets.createFromFile(workspaceId, {
+      id: resultIdsOf(upload.id).assetId,
+      path: whole.path,
+      filename: upload.filename,
+      contentType: upload.contentType,
+      sha256: whole.sha256,
+    });
+  }
+
+  /** Checks every part is there at its size, joins them into a temp file and checks the whole size and hash. */
+  async function joinVerified(workspaceId: string, upload: ChunkedUploadRecord) {
     const { id } = upload;
     const dir = dirOf(workspaceId, id);
     const sizes = await partSizesOnDisk(dir, upload.partCount);
@@ -261,13 +304,7 @@ export function createChunkedUploads({
           : `Reassembled file does not match the declared sha256 (got ${whole.sha256}); re-send the wrong parts and complete again`,
       );
     }
-    await assets.createFromFile(workspaceId, {
-      id: resultIdsOf(id).assetId,
-      path: target,
-      filename: upload.filename,
-      contentType: upload.contentType,
-      sha256: whole.sha256,
-    });
+    return { path: target, ...whole };
   }
 
   /** The whole file at `target`: from the assembly when it is usable (fast path), else from every part. */
@@ -361,6 +398,7 @@ export function createChunkedUploads({
     putPart,
     status,
     complete,
+    completeWith,
     abort,
     sweep,
     present,

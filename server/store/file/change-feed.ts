@@ -73,8 +73,8 @@ export function createChangeFeed() {
       if (entry.seq > head) break;
       if (latest.get(keyOf(entry.collection, entry.id)) !== entry.seq) continue;
       if (wanted && !wanted.has(entry.collection)) continue;
-      if (entries.length === query.limit)
-        return { entries, next: entries[entries.length - 1].seq, more: true, head };
+      if (entries.length >= query.limit)
+        return { entries, next: entries.at(-1)?.seq ?? query.since, more: true, head };
       entries.push(entry);
     }
     return { entries, next: Math.max(head, query.since), more: false, head };
