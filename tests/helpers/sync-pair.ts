@@ -1,6 +1,7 @@
 // Two real Folio instances for sync tests: a desktop one (file backend, always) and a hosted one (the backend the
 // test run uses: files, or PostgreSQL + S3 with FOLIO_TEST_BACKEND=hosted), both on ephemeral ports, the desktop's
 // workspace set up to sync with a key of the hosted one.
+import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
 import { SERVICE_NAMES } from '../../server/http/viewer.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -10,10 +11,12 @@ export type Json = Record<string, any>;
 
 export type SyncPair = Awaited<ReturnType<typeof startSyncPair>>;
 
-export async function startSyncPair(options: { services?: ServiceName[]; desktopDataDir?: string } = {}) {
-  const hosted = await startTestServer();
+export async function startSyncPair(
+  options: { services?: ServiceName[]; desktop?: Partial<ConfigInput>; hosted?: Partial<ConfigInput> } = {},
+) {
+  const hosted = await startTestServer(options.hosted);
   // The desktop always keeps files, whatever backend the hosted test servers run on.
-  const desktop = await startTestServer({ ...(options.desktopDataDir && { dataDir: options.desktopDataDir }) });
+  const desktop = await startTestServer(options.desktop);
   const hostedKey = await hosted.createKeyDetails({ services: options.services ?? [...SERVICE_NAMES] });
   const desktopKey = await desktop.createKeyDetails({ services: [...SERVICE_NAMES] });
   const workspaceId = desktopKey.workspaceId;
@@ -38,7 +41,11 @@ export async function startSyncPair(options: { services?: ServiceName[]; desktop
 }
 
 /** Every asset of a workspace through the API, by id. */
-export async function listAll(srv: TestServer, bearer: string, path: '/api/v1/assets' | '/api/v1/transcripts') {
+export async function listAll(
+  srv: TestServer,
+  bearer: string,
+  path: '/api/v1/assets' | '/api/v1/transcripts',
+) {
   const all: Json[] = [];
   let cursor: string | undefined;
   do {
@@ -50,7 +57,13 @@ export async function listAll(srv: TestServer, bearer: string, path: '/api/v1/as
   return new Map(all.map((a) => [a.id as string, a]));
 }
 
-export async function upload(srv: TestServer, bearer: string, bytes: Buffer | string, name: string, tags?: string[]) {
+export async function upload(
+  srv: TestServer,
+  bearer: string,
+  bytes: Buffer | string,
+  name: string,
+  tags?: string[],
+) {
   const form = new FormData();
   form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
   if (tags) form.append('tags', tags.join(','));

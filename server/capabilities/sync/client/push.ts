@@ -76,7 +76,7 @@ async function candidateOf(
   const payload = row ? adapter.payload(row) : null;
   const sha256 = ctx.kinds.hash(adapter.kind, payload);
   const state = await ctx.book.state(adapter.kind, id);
-  if (state && !state.error && state.localHash === sha256) return undefined;
+  if (state && !state.error && state.localHash === sha256 && !ctx.full) return undefined;
   if (!row && (!state || state.remoteSeq === 0)) return undefined; // made and deleted here, never synced
   return { adapter, id, rev: row?.seq ?? seq, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row };
 }
@@ -122,7 +122,9 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
       progress.count('unchanged');
     }
   }
-  const missing = new Set(plan.missingBlobs);
+  // Only the bytes of records the server will take: a record that conflicts is not written, so its bytes would waste.
+  const needed = new Set(toPush.flatMap((c) => blobsOf(c).map((b) => b.sha256)));
+  const missing = new Set(plan.missingBlobs.filter((s) => needed.has(s)));
   progress.enter('upload');
   const failedBlobs = await ctx.uploader.upload(blobs.filter((b) => missing.has(b.sha256)));
   progress.enter('push');
@@ -130,7 +132,16 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   for (const batch of batches(toPush)) {
     const items = batch.map(itemOf);
     const { results } = await remote.push(items);
-    for (const [i, result] of results.entries()) await settle(ctx, batch[i], result, failedBlobs);
+    for (const [i, result] of results.entries())
+      await settle(ctx, batch[i], result, failedBlobs).catch(async (error) => {
+        await ctx.book.failed(batch[i].adapter.kind, batch[i].id, (error as Error).message);
+        ctx.progress.error({
+          kind: batch[i].adapter.kind,
+          id: batch[i].id,
+          phase: 'push',
+          error: (error as Error).message,
+        });
+      });
     progress.step('push', batch.length);
   }
 }
@@ -143,6 +154,7 @@ async function settle(ctx: RunContext, c: Candidate, result: PushResult, failedB
   } else if (result.outcome === 'conflict' && result.server) {
     const current = await ctx.store.collection(c.adapter.collection, ctx.workspaceId).get(c.id);
     const winner = { ...result.server, sha256: result.server.sha256 ?? '' };
+    if (winner.record) await ctx.downloader.ensure(c.adapter.blobs(winner.record));
     await ctx.conflicts.keep(ctx.applier, kind, c.id, current, winner);
     ctx.progress.count('conflicts');
   } else if (result.outcome === 'skipped') ctx.progress.count('skipped');
@@ -158,6 +170,11 @@ async function settle(ctx: RunContext, c: Candidate, result: PushResult, failedB
     ctx.progress.error({ kind, id: c.id, phase: 'push', error });
   }
 }
+
+const blobsOf = (c: Candidate) => [
+  ...(c.payload ? c.adapter.blobs(c.payload) : []),
+  ...(c.recordBlob ? [c.recordBlob] : []),
+];
 
 const agreement = (c: Candidate, remoteSeq: number, remoteHash: string) => ({
   remoteSeq,

@@ -45,8 +45,17 @@ export function createSyncBook(store: Store, workspaceId: string) {
     agreed: Pick<SyncStateRecord, 'remoteSeq' | 'remoteHash' | 'localSeq' | 'localHash'>,
   ): Promise<void> {
     const id = idOf(kind, recordId);
+    const current = await states.get(id);
+    const same =
+      current &&
+      !current.error &&
+      current.remoteSeq === agreed.remoteSeq &&
+      current.remoteHash === agreed.remoteHash &&
+      current.localSeq === agreed.localSeq &&
+      current.localHash === agreed.localHash;
+    if (same) return; // a no-op sync writes nothing
     const patch = { ...agreed, error: null, errorAt: null };
-    if (await states.update(id, patch)) return;
+    if (current && (await states.update(id, patch))) return;
     await states.insert({ id, kind, recordId, ...patch });
   }
 

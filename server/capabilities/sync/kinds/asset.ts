@@ -6,7 +6,7 @@ import { assetsCollection } from '../../assets/collections.js';
 import { AssetType, DisplayName, Tags } from '../../assets/schema.js';
 import type { AssetService } from '../../assets/service.js';
 import { Sha256 } from '../schema.js';
-import { type KindAdapter, MissingBlob, type Payload } from './types.js';
+import { type KindAdapter, MissingBlob, type Payload, pickFields } from './types.js';
 
 const Timestamp = z.string().datetime({ offset: true });
 
@@ -34,7 +34,7 @@ export function assetAdapter(assets: AssetService): KindAdapter {
     collection: assetsCollection,
     service: 'assets',
     schema: SyncedAsset as unknown as z.ZodType<Payload>,
-    payload: (row) => Object.fromEntries(FIELDS.map((f) => [f, (row as Record<string, unknown>)[f]])),
+    payload: (row) => pickFields(row, FIELDS),
     hashed: ({ updatedAt: _, ...fields }) => fields,
     ready: () => true,
     blobs: (p) => [{ sha256: String(p.sha256), size: Number(p.size) }],

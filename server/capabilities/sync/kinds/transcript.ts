@@ -6,7 +6,7 @@ import type { TranscriptRecord } from '../../transcripts/schema.js';
 import { TranscriptSegment, TranscriptWord } from '../../transcripts/schema.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import { RecordId } from '../schema.js';
-import type { KindAdapter, Payload } from './types.js';
+import { type KindAdapter, type Payload, pickFields } from './types.js';
 
 const Timestamp = z.string().datetime({ offset: true });
 
@@ -23,7 +23,7 @@ export const SyncedTranscript = z.object({
   text: z.string().optional(),
   segments: z.array(TranscriptSegment).optional(),
   words: z.array(TranscriptWord).optional(),
-  model: z.string().max(200).nullable(),
+  model: z.string().max(200).nullable().optional(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   completedAt: Timestamp.optional(),
@@ -38,7 +38,7 @@ export function transcriptAdapter(transcripts: TranscriptService): KindAdapter {
     collection: transcriptsCollection,
     service: 'transcription',
     schema: SyncedTranscript as unknown as z.ZodType<Payload>,
-    payload: (row) => Object.fromEntries(FIELDS.map((f) => [f, (row as Record<string, unknown>)[f]])),
+    payload: (row) => pickFields(row, FIELDS),
     hashed: ({ updatedAt: _, ...fields }) => fields,
     ready: (row) => {
       const { status } = row as TranscriptRecord;
@@ -46,7 +46,11 @@ export function transcriptAdapter(transcripts: TranscriptService): KindAdapter {
     },
     blobs: () => [],
     put: (workspaceId, id, payload, ifSeq) =>
-      transcripts.putSynced(workspaceId, { id, ...(payload as SyncedTranscript) } as TranscriptRecord, ifSeq),
+      transcripts.putSynced(
+        workspaceId,
+        { id, model: null, ...(payload as SyncedTranscript) } as TranscriptRecord,
+        ifSeq,
+      ),
     remove: (workspaceId, id, ifSeq) => transcripts.removeIf(workspaceId, id, ifSeq),
   };
 }

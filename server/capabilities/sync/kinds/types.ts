@@ -50,3 +50,13 @@ export class MissingBlob extends Error {
     this.name = 'MissingBlob';
   }
 }
+
+/** The named fields of a row that have a value (null and absent are the same to a hash and to a schema). */
+export function pickFields(row: object, fields: readonly string[]): Payload {
+  const out: Payload = {};
+  for (const field of fields) {
+    const value = (row as Record<string, unknown>)[field];
+    if (value !== null && value !== undefined) out[field] = value;
+  }
+  return out;
+}
