@@ -12,7 +12,7 @@ import type { Lifecycle } from './services.js';
 import { openStore } from './store/open-store.js';
 
 const USAGE =
-  'Usage: npm run sync -- --workspace <id|name> [--remote <url> --key <fk_...>] [--data-dir <dir>] [--full] [--json]';
+  'Usage: npm run sync -- --workspace <id|name> [--remote <url> --key <fk_...>] [--data-dir <dir>] [--full] [--json] [--verbose]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -23,6 +23,7 @@ async function main(): Promise<number> {
       'data-dir': { type: 'string' },
       full: { type: 'boolean' },
       json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
     },
     strict: true,
   });
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
     console.error(
       `Syncing "${workspace.name}" (${workspace.id}) with ${(await sync.settings(workspace.id)).remoteUrl}`,
     );
-    const summary = await sync.run(workspace.id, { full: values.full, onProgress: reporter() });
+    const summary = await sync.run(workspace.id, { full: values.full, onProgress: reporter(values.verbose) });
     report(summary, Boolean(values.json));
     return summary.error ? 1 : summary.ok ? 0 : 2;
   } finally {
@@ -78,13 +79,13 @@ async function findWorkspace(
   );
 }
 
-/** A line when the phase changes, and at most one a second while it runs. */
-function reporter() {
+/** A line when the phase changes, and at most one a second while it runs (every step with --verbose). */
+function reporter(verbose = false) {
   let last = 0;
   let phase: string | null = null;
   return (progress: Progress) => {
     const now = Date.now();
-    if (progress.phase === phase && now - last < 1000) return;
+    if (!verbose && progress.phase === phase && now - last < 1000) return;
     phase = progress.phase;
     last = now;
     const p = phase ? progress.phases[phase as keyof typeof progress.phases] : undefined;

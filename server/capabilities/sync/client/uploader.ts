@@ -78,6 +78,8 @@ export function createUploader(deps: {
       const end = Math.min(row.size, start + partSize);
       await remote.putPart(row.id, index, Readable.from(bytesOf(row.blobs, start, end)), end - start);
       progress.step('upload', 0, end - start);
+      progress.count('partsSent');
+      progress.count('bytesSent', end - start);
     }
     const done = await remote.completePack(row.id);
     for (const f of done.failed) failed.set(f.sha256, f.error);
