@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 /**
  * Every row has an id. Rows of a workspace collection also carry `seq`, stamped by the store on every write: the
  * position of that version in the workspace's change feed (`Store.changes`). A `seq` given to insert or update is
- * replaced; instance collections have no feed and leave `seq` alone.
+ * replaced, so no workspace record may use the name for a field of its own; instance collections have no feed and
+ * leave `seq` alone.
  */
 export type Row = { id: string; seq?: number };
 /** A row as the store returns it: with its `seq` where the collection is a workspace's. */

@@ -4,12 +4,15 @@
 import { defineCollection } from '../../store/types.js';
 import type { SyncKind } from './schema.js';
 
-/** An applied push, by its idempotency key: a retry answers the same instead of conflicting with itself. */
+/**
+ * An applied push, by its idempotency key: a retry answers the same instead of conflicting with itself.
+ * (`recordSeq`, not `seq`: a workspace row's own `seq` is the store's stamp.)
+ */
 export type ReceiptRecord = {
   id: string;
   kind: SyncKind;
   recordId: string;
-  seq: number;
+  recordSeq: number;
   sha256: string;
   createdAt: string;
 };

@@ -27,6 +27,8 @@ type Candidate = {
   sha256: string;
   payload: Payload | null;
   row: Row | undefined;
+  /** The server version last agreed on, when this local version is the one that matched it (a full re-plan). */
+  agreed?: { seq: number; hash: string };
   recordBlob?: PendingBlob;
 };
 
@@ -78,7 +80,11 @@ async function candidateOf(
   const state = await ctx.book.state(adapter.kind, id);
   if (state && !state.error && state.localHash === sha256 && !ctx.full) return undefined;
   if (!row && (!state || state.remoteSeq === 0)) return undefined; // made and deleted here, never synced
-  return { adapter, id, rev: row?.seq ?? seq, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row };
+  const agreed =
+    state && !state.error && state.localHash === sha256
+      ? { seq: state.remoteSeq, hash: state.remoteHash }
+      : undefined;
+  return { adapter, id, rev: row?.seq ?? seq, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row, agreed };
 }
 
 async function pushCandidates(ctx: RunContext, candidates: Candidate[]): Promise<void> {
@@ -115,7 +121,10 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   const toPush: Candidate[] = [];
   for (const c of chunk) {
     const answer = planned.get(`${c.adapter.kind}:${c.id}`);
-    if (!answer || answer.action === 'push' || answer.action === 'conflict') toPush.push(c);
+    // The server still holds what it made of this version (it inspects bytes itself, so its hash may differ).
+    const same = answer && c.agreed && answer.seq === c.agreed.seq && answer.sha256 === c.agreed.hash;
+    if (same) progress.count('unchanged');
+    else if (!answer || answer.action === 'push' || answer.action === 'conflict') toPush.push(c);
     else if (answer.action === 'skip') progress.count('skipped');
     else {
       await book.agree(c.adapter.kind, c.id, agreement(c, answer.seq, answer.sha256 ?? c.sha256));

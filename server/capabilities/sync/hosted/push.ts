@@ -56,7 +56,7 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
         ...base,
         status: 200,
         outcome: 'applied',
-        seq: receipt.seq,
+        seq: receipt.recordSeq,
         sha256: receipt.sha256,
         replayed: true,
       };
@@ -127,7 +127,7 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
         id: pushKey(item),
         kind: item.kind,
         recordId: item.id,
-        seq: now.seq,
+        recordSeq: now.seq,
         sha256: now.hash,
         createdAt: new Date().toISOString(),
       })
