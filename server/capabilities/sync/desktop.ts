@@ -120,16 +120,7 @@ export function createDesktopSync(deps: DesktopDeps) {
     return {
       enabled: s.enabled,
       configured,
-      state:
-        !s.enabled || !configured
-          ? 'off'
-          : live
-            ? 'running'
-            : schedule.offline
-              ? 'offline'
-              : schedule.failures
-                ? 'failing'
-                : 'idle',
+      state: stateOf(Boolean(live), s.enabled && configured, schedule),
       running: live ? { startedAt: live.startedAt, ...live.progress.snapshot() } : null,
       lastRun: s.lastRun ?? null,
       lastSuccessAt: s.lastSuccessAt ?? null,
@@ -182,6 +173,18 @@ function presentConflict({
 }: ConflictRecord & { seq?: number }): Conflict {
   const { blobKey, ...kept } = copy;
   return { ...rest, copy: { ...kept, hasBytes: Boolean(blobKey) }, winner };
+}
+
+/** A run under way shows whatever the settings say (a manual run may go while the schedule is off). */
+function stateOf(
+  live: boolean,
+  on: boolean,
+  schedule: { offline: boolean; failures: number },
+): SyncStatus['state'] {
+  if (live) return 'running';
+  if (!on) return 'off';
+  if (schedule.offline) return 'offline';
+  return schedule.failures ? 'failing' : 'idle';
 }
 
 function explainRemote(error: unknown): never {
