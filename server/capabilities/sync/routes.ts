@@ -3,6 +3,7 @@
  * syncs the kinds its services cover; the rest is reported as skipped, never refused as a whole.
  */
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import { forbiddenService } from '../../http/errors.js';
 import { SERVICE_NAMES, type Viewer } from '../../http/viewer.js';
 import {
   BeginPackBody,
@@ -83,50 +84,70 @@ export const syncChanges = defineRoute({
 });
 
 const bytes = { ...who, service: 'assets' as const };
+/** Packs carry asset bytes and records too large to send inline (long transcripts): either service may send them. */
+const packs = who;
+const PACK_SERVICES = ['assets', 'transcription'] as const;
+function mayPack(viewer: Viewer): void {
+  const services = servicesOf(viewer);
+  if (!PACK_SERVICES.some((s) => services.includes(s))) throw forbiddenService('assets', services);
+}
 
 export const beginSyncPack = defineRoute({
   method: 'POST',
   path: '/api/v1/sync/packs',
-  ...bytes,
+  ...packs,
   body: BeginPackBody,
   response: Pack,
   status: 201,
   tool: 'sync_packs_begin',
   summary: 'Begin a pack: blobs sent back to back as one chunked upload (parts of partSize, resumable)',
-  handler: ({ workspace, body }, { sync }) => sync.hosted.beginPack(workspace.id, body),
+  description:
+    'A key needs the assets or the transcription service (bytes of assets, records too large to send inline).',
+  handler: ({ workspace, viewer, body }, { sync }) => {
+    mayPack(viewer);
+    return sync.hosted.beginPack(workspace.id, body);
+  },
 });
 
 export const putSyncPackPart = defineRawRoute({
   method: 'PUT',
   path: '/api/v1/sync/packs/:uploadId/parts/:index',
-  ...bytes,
+  ...packs,
   params: PackPartParams,
   requestContentType: 'application/octet-stream',
   summary: 'Send (or send again) one part of a pack as raw bytes',
-  handler: ({ workspace, params, ctx }, { sync }) =>
-    sync.hosted.putPackPart(workspace.id, params.uploadId, params.index, ctx.req),
+  handler: ({ workspace, viewer, params, ctx }, { sync }) => {
+    mayPack(viewer);
+    return sync.hosted.putPackPart(workspace.id, params.uploadId, params.index, ctx.req);
+  },
 });
 
 export const getSyncPack = defineRoute({
   method: 'GET',
   path: '/api/v1/sync/packs/:uploadId',
-  ...bytes,
+  ...packs,
   params: PackParams,
   response: PackStatus,
   tool: 'sync_packs_get',
   summary: 'The parts of a pack still missing, to resume it',
-  handler: ({ workspace, params }, { sync }) => sync.hosted.packStatus(workspace.id, params.uploadId),
+  handler: ({ workspace, viewer, params }, { sync }) => {
+    mayPack(viewer);
+    return sync.hosted.packStatus(workspace.id, params.uploadId);
+  },
 });
 
 export const completeSyncPack = defineRoute({
   method: 'POST',
   path: '/api/v1/sync/packs/:uploadId/complete',
-  ...bytes,
+  ...packs,
   params: PackParams,
   response: CompletedPack,
   tool: 'sync_packs_complete',
   summary: 'Join the parts and keep every blob whose bytes hash to its name; answers which were stored',
-  handler: ({ workspace, params }, { sync }) => sync.hosted.completePack(workspace.id, params.uploadId),
+  handler: ({ workspace, viewer, params }, { sync }) => {
+    mayPack(viewer);
+    return sync.hosted.completePack(workspace.id, params.uploadId);
+  },
 });
 
 export const getSyncBlob = defineRawRoute({

@@ -296,7 +296,7 @@ describe('sync protocol', () => {
       '/api/v1/sync/packs',
       { blobs: [{ sha256: sha('x'), size: 1 }] },
       {},
-      await srv.createKey({ services: ['transcription'] }),
+      await srv.createKey({ services: ['realtime'] }),
     );
     expect(packs.status).toBe(403);
   });

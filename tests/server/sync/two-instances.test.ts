@@ -238,6 +238,39 @@ describe('sync between a desktop and a hosted Folio', () => {
   });
 });
 
+describe('large records', () => {
+  it('a transcript too large to send inline travels as a blob in a pack, with a key that has only transcription', async () => {
+    pair = await startSyncPair({ services: ['transcription'] });
+    const { desktop, hosted, hostedKey, workspaceId } = pair;
+    const words = Array.from({ length: 12_000 }, (_, i) => ({
+      word: ` word${i}`,
+      start: i * 0.3,
+      end: i * 0.3 + 0.25,
+    }));
+    const big = {
+      ...settledTranscript('trn_longinterview', 'ast_notsynced'),
+      words,
+      text: words.map((w) => w.word).join(''),
+    };
+    const transcripts = desktop.services.store.collection(
+      desktop.services.sync.kinds.of('transcript').collection,
+      workspaceId,
+    );
+    await transcripts.insert(big);
+    expect(JSON.stringify(big).length).toBeGreaterThan(256 << 10);
+    const summary = await pair.sync();
+    expect(summary).toMatchObject({ ok: true, counts: { pushed: 1, blobsUploaded: 1 } });
+    expect(summary.skipped).toEqual([
+      expect.objectContaining({ kind: 'asset', service: 'assets', count: 0 }),
+    ]);
+    const there = (await (
+      await hosted.as({ bearer: hostedKey.bearer })('/api/v1/transcripts/trn_longinterview')
+    ).json()) as Json;
+    expect(there.words).toEqual(words);
+    expect((await pair.sync()).counts).toEqual({});
+  });
+});
+
 describe.skipIf(!engineBuilt)('transcripts', () => {
   let fx: Fixtures;
   beforeAll(() => {
