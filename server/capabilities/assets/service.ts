@@ -221,6 +221,11 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
 
   /** An asset of the workspace holding exactly these bytes (sync sends bytes a workspace already has once). */
   const withSha256 = (workspaceId: string, sha256: string) => assets(workspaceId).findOne({ sha256 });
+  /** Which of these SHA-256s the workspace holds, in one query. */
+  const withSha256s = async (workspaceId: string, shas: string[]) =>
+    new Set(
+      shas.length ? (await assets(workspaceId).all({ sha256: { in: shas } })).map((a) => a.sha256) : [],
+    );
 
   /** A local path to an asset's bytes for a native tool (ffmpeg, Whisper); release it when done. */
   async function localFile(workspaceId: string, id: string) {
@@ -281,6 +286,7 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     updateIf,
     remove,
     withSha256,
+    withSha256s,
     blobKeyOf: assetBlobKey,
     byKey,
     localFile,

@@ -22,12 +22,21 @@ export const syncReceipts = defineCollection<ReceiptRecord>({
   fields: { createdAt: 'text' },
 });
 
-/** A blob that arrived in a pack (`workspaces/<id>/sync-blobs/<sha256>`), until a record takes it. */
-export type StagedBlobRecord = { id: string; size: number; createdAt: string };
+/**
+ * A blob that arrived in a pack, until a record takes it: alone (`workspaces/<id>/sync-blobs/<sha256>`, a pack of
+ * one), or at `offset` in its pack (`workspaces/<id>/sync-packs/<pack>`), so small blobs are written once.
+ */
+export type StagedBlobRecord = {
+  id: string;
+  size: number;
+  pack?: string;
+  offset?: number;
+  createdAt: string;
+};
 export const stagedBlobs = defineCollection<StagedBlobRecord>({
   name: 'sync-blobs',
   scope: 'workspace',
-  fields: { createdAt: 'text' },
+  fields: { createdAt: 'text', pack: 'text' },
 });
 
 /**

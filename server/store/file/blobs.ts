@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
-import { syncDir } from './durable-file.js';
+import { createDirSyncer } from './durable-file.js';
 import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
 
 const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
@@ -23,6 +23,7 @@ export type FileBlobOptions = {
 };
 
 export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobOptions): BlobStore {
+  const syncDirShared = createDirSyncer();
   function pathOf(key: string): string {
     if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
       throw new Error(`Invalid blob key: ${key}`);
@@ -59,7 +60,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
       await copyFile(path, target); // a file from another file system: copy it, then drop the source
       await rm(path, { force: true });
     });
-    if (fsync) await syncDir(dirname(target));
+    if (fsync) await syncDirShared(dirname(target));
   }
 
   async function statKey(key: string): Promise<BlobInfo | undefined> {

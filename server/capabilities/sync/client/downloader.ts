@@ -32,19 +32,23 @@ export function createDownloader(deps: {
   const ready = (sha: string) => join(dir, `${sha}.blob`);
   const partial = (sha: string) => join(dir, `${sha}.part`);
 
-  const have = async (blob: BlobRef) =>
-    (await stat(ready(blob.sha256)).then(
+  const downloaded = (blob: BlobRef) =>
+    stat(ready(blob.sha256)).then(
       (s) => s.size === blob.size,
       () => false,
-    )) || (await assets.withSha256(workspaceId, blob.sha256)) !== undefined;
+    );
 
   /** Fetches what is missing; resolves to the hashes that could not be fetched, with why. */
   async function ensure(blobs: BlobRef[]): Promise<Map<string, string>> {
     await mkdir(dir, { recursive: true });
     const failed = new Map<string, string>();
+    const unique = [...new Map(blobs.filter((b) => b.size > 0).map((b) => [b.sha256, b])).values()];
+    const held = await assets.withSha256s(
+      workspaceId,
+      unique.map((b) => b.sha256),
+    );
     const need: BlobRef[] = [];
-    for (const blob of new Map(blobs.filter((b) => b.size > 0).map((b) => [b.sha256, b])).values())
-      if (!(await have(blob))) need.push(blob);
+    for (const blob of unique) if (!held.has(blob.sha256) && !(await downloaded(blob))) need.push(blob);
     progress.add(
       'pull',
       0,
@@ -121,21 +125,14 @@ export function createDownloader(deps: {
     failed.set(blob.sha256, `The downloaded bytes hash to ${got}, not ${blob.sha256}`);
   }
 
-  /** Local files for writing pulled records: bytes the workspace holds (linked), else the download. */
+  /** Local files for writing pulled records: the download, else bytes the workspace already holds (linked). */
   const source: BlobSource = {
     async file(blob): Promise<BlobFile | undefined> {
       if (blob.size === 0) return scratch(async (path) => writeFile(path, ''));
-      const holder = await assets.withSha256(workspaceId, blob.sha256);
-      if (holder) return blobAsFile(store, assets.blobKeyOf(workspaceId, holder.id), dir);
       const path = ready(blob.sha256);
-      if (
-        !(await stat(path).then(
-          () => true,
-          () => false,
-        ))
-      )
-        return undefined;
-      return { path, release: () => rm(path, { force: true }) };
+      if (await downloaded(blob)) return { path, release: () => rm(path, { force: true }) };
+      const holder = await assets.withSha256(workspaceId, blob.sha256);
+      return holder ? blobAsFile(store, assets.blobKeyOf(workspaceId, holder.id), dir) : undefined;
     },
   };
 

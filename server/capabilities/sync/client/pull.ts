@@ -2,6 +2,7 @@
 // applied before) is passed over; one whose record was not edited here since the last agreement is written; one
 // that meets a local edit is a conflict: the server's version wins (it has the later sequence) and the local one is
 // kept as a copy. A change that fails holds the cursor just before it, so the next run tries it again.
+import pMap from 'p-map';
 import { DELETED, type SyncChange } from '../schema.js';
 import { RemoteError } from './remote.js';
 import type { RunContext } from './run-context.js';
@@ -32,15 +33,20 @@ export async function pullPhase(ctx: RunContext): Promise<void> {
       c.record && ctx.allowed.has(c.kind) ? kinds.of(c.kind).blobs(c.record) : [],
     );
     const failedBlobs = await ctx.downloader.ensure(wanted);
-    for (const change of page.changes) {
-      const failure = await pullOne(ctx, change, failedBlobs);
-      if (failure) {
-        hold = Math.min(hold, change.seq - 1);
-        await book.failed(change.kind, change.id, failure);
-        progress.error({ kind: change.kind, id: change.id, phase: 'pull', error: failure });
-      }
-      progress.step('pull');
-    }
+    // A page holds each record once, so its changes can be written side by side.
+    await pMap(
+      page.changes,
+      async (change) => {
+        const failure = await pullOne(ctx, change, failedBlobs);
+        if (failure) {
+          hold = Math.min(hold, change.seq - 1);
+          await book.failed(change.kind, change.id, failure);
+          progress.error({ kind: change.kind, id: change.id, phase: 'pull', error: failure });
+        }
+        progress.step('pull');
+      },
+      { concurrency: 16 },
+    );
     since = page.next;
     await book.saveSettings({ remoteSince: Math.min(since, hold) });
     if (!page.more) return;

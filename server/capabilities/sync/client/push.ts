@@ -1,6 +1,7 @@
 // Push: what changed locally since the last run (the local change feed from `localSince`), plus records whose last
 // attempt failed, planned with the server, blobs sent, records pushed over the version each was based on. A
 // conflict keeps the local version as a copy and takes the server's. The cursor moves only once a page is settled.
+import pMap from 'p-map';
 import type { Row } from '../../../store/types.js';
 import { sha256Hex } from '../content-hash.js';
 import type { KindAdapter, Payload } from '../kinds/types.js';
@@ -119,6 +120,7 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   progress.step('plan', chunk.length);
   const planned = new Map(plan.records.map((r) => [`${r.kind}:${r.id}`, r]));
   const toPush: Candidate[] = [];
+  const agreements: Array<() => Promise<void>> = [];
   for (const c of chunk) {
     const answer = planned.get(`${c.adapter.kind}:${c.id}`);
     // The server still holds what it made of this version (it inspects bytes itself, so its hash may differ).
@@ -127,10 +129,13 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
     else if (!answer || answer.action === 'push' || answer.action === 'conflict') toPush.push(c);
     else if (answer.action === 'skip') progress.count('skipped');
     else {
-      await book.agree(c.adapter.kind, c.id, agreement(c, answer.seq, answer.sha256 ?? c.sha256));
+      agreements.push(() =>
+        book.agree(c.adapter.kind, c.id, agreement(c, answer.seq, answer.sha256 ?? c.sha256)),
+      );
       progress.count('unchanged');
     }
   }
+  await pMap(agreements, (agree) => agree(), { concurrency: 16 });
   // Only the bytes of records the server will take: a record that conflicts is not written, so its bytes would waste.
   const needed = new Set(toPush.flatMap((c) => blobsOf(c).map((b) => b.sha256)));
   const missing = new Set(plan.missingBlobs.filter((s) => needed.has(s)));
@@ -141,17 +146,26 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   for (const batch of batches(toPush)) {
     const items = batch.map(itemOf);
     const { results } = await remote.push(items);
-    for (const [i, result] of results.entries())
-      await settle(ctx, batch[i], result, failedBlobs).catch(async (error) => {
-        await ctx.book.failed(batch[i].adapter.kind, batch[i].id, (error as Error).message);
-        ctx.progress.error({
-          kind: batch[i].adapter.kind,
-          id: batch[i].id,
-          phase: 'push',
-          error: (error as Error).message,
-        });
-      });
+    await pMap(results.entries(), ([i, result]) => settleOrFail(ctx, batch[i], result, failedBlobs), {
+      concurrency: 16,
+    });
     progress.step('push', batch.length);
+  }
+}
+
+/** Settles one result; anything that goes wrong stays with that record (tried again next run), not the run. */
+async function settleOrFail(
+  ctx: RunContext,
+  c: Candidate,
+  result: PushResult,
+  failedBlobs: Map<string, string>,
+) {
+  try {
+    await settle(ctx, c, result, failedBlobs);
+  } catch (error) {
+    const message = (error as Error).message;
+    await ctx.book.failed(c.adapter.kind, c.id, message);
+    ctx.progress.error({ kind: c.adapter.kind, id: c.id, phase: 'push', error: message });
   }
 }
 

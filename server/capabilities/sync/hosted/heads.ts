@@ -14,11 +14,18 @@ export function createHeads({ store, kinds }: { store: Store; kinds: Kinds }) {
     row,
   });
 
-  /** Heads of many ids of one kind: one query for the rows, a tombstone look-up for the rest. */
+  /**
+   * Heads of many ids of one kind: the rows by id (a few one by one, many in one query), a tombstone look-up for
+   * the rest.
+   */
   async function many(workspaceId: string, adapter: KindAdapter, ids: string[]): Promise<Map<string, Head>> {
     const collection = store.collection(adapter.collection, workspaceId);
     const heads = new Map<string, Head>();
-    for (const row of await collection.all({ id: { in: ids } })) heads.set(row.id, headOfRow(adapter, row));
+    const rows =
+      ids.length > 16
+        ? await collection.all({ id: { in: ids } })
+        : (await Promise.all(ids.map((id) => collection.get(id)))).filter((r) => r !== undefined);
+    for (const row of rows) heads.set(row.id, headOfRow(adapter, row));
     for (const id of ids)
       if (!heads.has(id))
         heads.set(id, { seq: (await collection.tombstone(id)) ?? 0, hash: DELETED, row: undefined });

@@ -59,34 +59,37 @@ export function createHostedSync({ store, kinds, chunkedUploads, limits }: Hoste
 
   /** One blob's bytes, whole or from a Range (a resumed download). */
   async function blob(workspaceId: string, sha256: string, range: string | undefined) {
-    const key = await blobs.keyOf(workspaceId, sha256);
-    const info = key && (await store.blobs.stat(key));
-    if (!key || !info) throw notFound('Blob');
+    const place = await blobs.locate(workspaceId, sha256);
+    const size = place && (place.size ?? (await store.blobs.stat(place.key))?.size);
+    if (!place || size === undefined) throw notFound('Blob');
     const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', ETag: `"${sha256}"` };
-    const plan = range ? planRange(range, info.size) : ({ status: 200 } as const);
-    if (plan.status === 416) throw badRequest(`Range ${range} is outside the blob's ${info.size} bytes`);
+    const plan = range ? planRange(range, size) : ({ status: 200 } as const);
+    if (plan.status === 416) throw badRequest(`Range ${range} is outside the blob's ${size} bytes`);
     const r = plan.status === 206 && plan.ranges.length === 1 ? plan.ranges[0] : undefined;
-    const body = await store.blobs.get(key, r);
+    const base = place.range?.start ?? 0;
+    const wanted = r ?? { start: 0, end: size - 1 };
+    const body = await store.blobs.get(place.key, { start: base + wanted.start, end: base + wanted.end });
     if (!body) throw notFound('Blob');
-    if (r) headers['Content-Range'] = `bytes ${r.start}-${r.end}/${info.size}`;
-    headers['Content-Length'] = String(r ? r.end - r.start + 1 : info.size);
+    if (r) headers['Content-Range'] = `bytes ${r.start}-${r.end}/${size}`;
+    headers['Content-Length'] = String(wanted.end - wanted.start + 1);
     return reply.stream('application/octet-stream', body, headers, r ? 206 : 200);
   }
 
   /** Many blobs' bytes back to back, in the order asked (the client knows each one's size). */
   async function manyBlobs(workspaceId: string, shas: string[]) {
-    const keys: string[] = [];
+    const places: Array<{ key: string; range: { start: number; end: number } }> = [];
     let length = 0;
     for (const sha of shas) {
-      const key = await blobs.keyOf(workspaceId, sha);
-      const info = key && (await store.blobs.stat(key));
-      if (!key || !info) throw notFound(`Blob ${sha}`);
-      keys.push(key);
-      length += info.size;
+      const place = await blobs.locate(workspaceId, sha);
+      const size = place && (place.size ?? (await store.blobs.stat(place.key))?.size);
+      if (!place || size === undefined) throw notFound(`Blob ${sha}`);
+      places.push({ key: place.key, range: place.range ?? { start: 0, end: size - 1 } });
+      length += size;
     }
     async function* concatenated() {
-      for (const key of keys) {
-        const stream = await store.blobs.get(key);
+      for (const { key, range } of places) {
+        if (range.end < range.start) continue; // an empty blob
+        const stream = await store.blobs.get(key, range);
         if (!stream) throw new Error(`${key} went away while being sent`);
         yield* stream;
       }

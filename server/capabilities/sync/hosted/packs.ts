@@ -1,13 +1,14 @@
 // Packs: many blobs sent as one chunked upload (the same begin / parts / complete as long audio, so a 2 GB blob
 // resumes from its last part and a thousand small ones cost a handful of requests). Complete splits the joined
 // file by the manifest given at begin and stages every blob whose bytes hash to its name.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
 import type { Store } from '../../../store/types.js';
 import type { ChunkedUploads } from '../../chunked-uploads/service.js';
 import type { BeginPackBody, BlobRef, CompletedPack } from '../schema.js';
-import type { WorkspaceBlobs } from './workspace-blobs.js';
+import { packKey, stagedKey, type WorkspaceBlobs } from './workspace-blobs.js';
 
 export const PACK_PURPOSE = 'sync-pack';
 
@@ -54,54 +55,63 @@ export function createPacks(deps: {
   const complete = (workspaceId: string, uploadId: string): Promise<CompletedPack> =>
     chunkedUploads.completeWith(workspaceId, uploadId, PACK_PURPOSE, async (file, upload) => {
       try {
-        return await split(workspaceId, file, (upload.manifest as Manifest).blobs);
+        return await split(workspaceId, uploadId, file, (upload.manifest as Manifest).blobs);
       } finally {
         await rm(file.path, { force: true });
       }
     });
 
+  /**
+   * Hashes each blob's range of the joined file in one pass, then keeps the file: as the blob itself when the pack
+   * holds one, else whole, with each blob that hashed right staged at its offset.
+   */
   async function split(
     workspaceId: string,
+    uploadId: string,
     file: { path: string; sha256: string },
     manifest: Manifest['blobs'],
   ): Promise<CompletedPack> {
-    const result: CompletedPack = { stored: [], failed: [] };
-    const [only] = manifest;
-    if (manifest.length === 1 && only.sha256 === file.sha256) {
-      // One blob, already hashed whole while joining: moved into place, not copied.
-      await blobs.stage(workspaceId, only, async (key) => void (await store.blobs.putFile(key, file.path)));
-      return { stored: [only.sha256], failed: [] };
+    const hashes = await hashRanges(file.path, manifest);
+    const good = manifest.filter((b, i) => hashes[i] === b.sha256);
+    const failed = manifest
+      .map((b, i) => ({ sha256: b.sha256, error: `Its bytes hash to ${hashes[i]}; send it again` }))
+      .filter((_, i) => hashes[i] !== manifest[i].sha256);
+    if (good.length === 0) return { stored: [], failed };
+    if (manifest.length === 1) {
+      await store.blobs.putFile(stagedKey(workspaceId, good[0].sha256), file.path);
+      await blobs.stage(workspaceId, good);
+    } else {
+      await store.blobs.putFile(packKey(workspaceId, uploadId), file.path);
+      await blobs.stage(workspaceId, good, uploadId);
     }
-    for (const blob of manifest) {
-      let got = '';
-      await blobs
-        .stage(workspaceId, blob, async (key) => {
-          const source = blob.size === 0 ? Buffer.alloc(0) : createReadStream(file.path, range(blob));
-          got = (await store.blobs.put(key, source)).sha256;
-          if (got !== blob.sha256) {
-            await store.blobs.delete(key);
-            throw new Error('mismatch');
-          }
-        })
-        .then(
-          () => result.stored.push(blob.sha256),
-          (error) =>
-            result.failed.push({
-              sha256: blob.sha256,
-              error:
-                (error as Error).message === 'mismatch'
-                  ? `Its bytes hash to ${got}; send it again`
-                  : (error as Error).message,
-            }),
-        );
-    }
-    return result;
+    return { stored: good.map((b) => b.sha256), failed };
   }
 
   return { begin, status, complete };
 }
 
-const range = (blob: { offset: number; size: number }) => ({
-  start: blob.offset,
-  end: blob.offset + blob.size - 1,
-});
+/** SHA-256 of each blob's bytes in the joined file, reading it once. */
+async function hashRanges(path: string, manifest: Manifest['blobs']): Promise<string[]> {
+  const hashes = manifest.map(() => createHash('sha256'));
+  let index = 0;
+  let position = 0;
+  const skipEmpty = () => {
+    while (index < manifest.length && manifest[index].size === 0) index++;
+  };
+  skipEmpty();
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    let at = 0;
+    while (at < chunk.length && index < manifest.length) {
+      const blob = manifest[index];
+      const take = Math.min(chunk.length - at, blob.offset + blob.size - position);
+      hashes[index].update(chunk.subarray(at, at + take));
+      at += take;
+      position += take;
+      if (position === blob.offset + blob.size) {
+        index++;
+        skipEmpty();
+      }
+    }
+  }
+  return hashes.map((h) => h.digest('hex'));
+}
