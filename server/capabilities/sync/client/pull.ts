@@ -12,7 +12,8 @@ const PAGE = 500;
 export async function pullPhase(ctx: RunContext): Promise<void> {
   const { remote, book, progress, kinds } = ctx;
   progress.enter('pull');
-  let since = (await book.settings()).remoteSince;
+  const saved = (await book.settings()).remoteSince;
+  let since = saved;
   let hold = Number.POSITIVE_INFINITY;
   let reset = false;
   for (;;) {
@@ -48,7 +49,8 @@ export async function pullPhase(ctx: RunContext): Promise<void> {
       { concurrency: 16 },
     );
     since = page.next;
-    await book.saveSettings({ remoteSince: Math.min(since, hold) });
+    const position = Math.min(since, hold);
+    if (position !== saved) await book.saveSettings({ remoteSince: position });
     if (!page.more) return;
   }
 }

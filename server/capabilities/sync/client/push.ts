@@ -15,7 +15,8 @@ import {
 import type { RunContext } from './run-context.js';
 import type { PendingBlob } from './uploader.js';
 
-const PAGE = 500;
+/** One page of the local feed is planned in one request. */
+const PAGE = MAX_PLAN_RECORDS;
 /** Records above this many bytes of JSON travel as a blob in a pack instead of inline. */
 const INLINE_BYTES = 256 << 10;
 const PUSH_BYTES = 768 << 10;
@@ -36,7 +37,8 @@ type Candidate = {
 export async function pushPhase(ctx: RunContext): Promise<void> {
   const { store, workspaceId, kinds, book, progress } = ctx;
   progress.enter('plan');
-  let since = ctx.full ? 0 : (await book.settings()).localSince;
+  const saved = (await book.settings()).localSince;
+  let since = ctx.full ? 0 : saved;
   const retries = await book.withErrors();
   const collections = kinds.list.map((k) => k.collection.name);
   for (;;) {
@@ -58,7 +60,7 @@ export async function pushPhase(ctx: RunContext): Promise<void> {
     }
     await pushCandidates(ctx, [...found.values()]);
     since = page.next;
-    await book.saveSettings({ localSince: since });
+    if (since > saved) await book.saveSettings({ localSince: since }); // a full re-plan re-reads, then moves on
     if (!page.more) return;
   }
 }
