@@ -9,6 +9,7 @@ const benches = [
   'assets-ingest.ts',
   'transcription-engine.ts',
   'chunked-upload.ts',
+  'sync.ts',
 ];
 
 for (const bench of benches) {

@@ -11,12 +11,19 @@ export type Json = Record<string, any>;
 
 export type SyncPair = Awaited<ReturnType<typeof startSyncPair>>;
 
+/**
+ * Config that keeps a test server on the file backend whatever FOLIO_TEST_BACKEND says: the desktop side of sync
+ * is always a desktop. (Once the hosted backend is in main, this becomes `{ database: undefined, s3: undefined }`,
+ * which overrides what tests/helpers/server.ts would add for FOLIO_TEST_BACKEND=hosted.)
+ */
+export const ON_FILES: Partial<ConfigInput> = {};
+
 export async function startSyncPair(
   options: { services?: ServiceName[]; desktop?: Partial<ConfigInput>; hosted?: Partial<ConfigInput> } = {},
 ) {
   const hosted = await startTestServer(options.hosted);
   // The desktop always keeps files, whatever backend the hosted test servers run on.
-  const desktop = await startTestServer(options.desktop);
+  const desktop = await startTestServer({ ...ON_FILES, ...options.desktop });
   const hostedKey = await hosted.createKeyDetails({ services: options.services ?? [...SERVICE_NAMES] });
   const desktopKey = await desktop.createKeyDetails({ services: [...SERVICE_NAMES] });
   const workspaceId = desktopKey.workspaceId;

@@ -5,16 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { syncSettings } from '../../../server/capabilities/sync/collections.js';
 import { createKeyVault, type SecretBox } from '../../../server/capabilities/sync/key-vault.js';
 import { BACKOFF_MAX_MS, createScheduler } from '../../../server/capabilities/sync/scheduler.js';
+import type { ConfigInput } from '../../../server/config.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { type Json, upload } from '../../helpers/sync-pair.js';
+import { type Json, ON_FILES, upload } from '../../helpers/sync-pair.js';
 
 const open: TestServer[] = [];
 afterEach(async () => {
   for (const srv of open.splice(0)) await srv.close();
 });
-async function server() {
-  const srv = await startTestServer();
+async function server(config: Partial<ConfigInput> = {}) {
+  const srv = await startTestServer(config);
   open.push(srv);
   return srv;
 }
@@ -31,7 +32,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
 
 describe('desktop sync routes', () => {
   it('takes a hosted URL and key after checking them, shows only the key prefix, keeps the key in a 0600 file', async () => {
-    const [desktop, hosted] = [await server(), await server()];
+    const [desktop, hosted] = [await server(ON_FILES), await server()];
     const key = await hosted.createKey({ services: [...SERVICE_NAMES] });
     const api = desktop.as(desktop.owner);
     const put = (body: Json) => api('/api/v1/sync/settings', { method: 'PUT', body: JSON.stringify(body) });
@@ -72,7 +73,7 @@ describe('desktop sync routes', () => {
   });
 
   it('runs now in the background: status shows the run, then its counts, the last success, and conflicts to resolve', async () => {
-    const [desktop, hosted] = [await server(), await server()];
+    const [desktop, hosted] = [await server(ON_FILES), await server()];
     const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
     const desktopKey = await desktop.createKey({ services: [...SERVICE_NAMES] });
     const api = desktop.as(desktop.owner);
@@ -132,7 +133,7 @@ describe('desktop sync routes', () => {
   });
 
   it('says when the hosted Folio cannot be reached, as a failed run that keeps the last success', async () => {
-    const [desktop, hosted] = [await server(), await server()];
+    const [desktop, hosted] = [await server(ON_FILES), await server()];
     const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
     const api = desktop.as(desktop.owner);
     await api('/api/v1/sync/settings', {

@@ -13,7 +13,7 @@ import { chunkedUploads } from '../../../server/capabilities/chunked-uploads/col
 import { stagedBlobs } from '../../../server/capabilities/sync/collections.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { type Json, listAll, upload } from '../../helpers/sync-pair.js';
+import { type Json, listAll, ON_FILES, upload } from '../../helpers/sync-pair.js';
 import { engineBuilt, makeFixtures, queueTranscript, waitForStatus } from '../../helpers/transcription.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -95,7 +95,7 @@ describe('sync killed mid-work', () => {
     cleanups.push(() => hosted.close());
     const hostedKey = await hosted.createKeyDetails({ services: [...SERVICE_NAMES] });
     const dataDir = await desktopFolder();
-    let desktop = await startTestServer({ dataDir, limits: { uploadBytes: 256 << 20 } });
+    let desktop = await startTestServer({ ...ON_FILES, dataDir, limits: { uploadBytes: 256 << 20 } });
     const { bearer, workspaceId } = await desktop.createKeyDetails({ services: [...SERVICE_NAMES] });
     const big = randomBytes(100 << 20);
     const asset = await upload(desktop, bearer, big, 'recording.bin');
@@ -128,7 +128,7 @@ describe('sync killed mid-work', () => {
     const there = (await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).get(asset.id)!;
     expect(sha(Buffer.from(await (await fetch(there.urls.file)).arrayBuffer()))).toBe(sha(big));
 
-    desktop = await startTestServer({ dataDir, limits: { uploadBytes: 256 << 20 } });
+    desktop = await startTestServer({ ...ON_FILES, dataDir, limits: { uploadBytes: 256 << 20 } });
     const copy = await upload(desktop, bearer, big, 'same-bytes-again.bin');
     await desktop.close();
     const again = await runCli(args);
@@ -160,7 +160,7 @@ describe('sync killed mid-work', () => {
       const desktopOwned: string[] = [];
       const hostedOwned: string[] = [];
 
-      let desktop = await startTestServer({ dataDir, whisperModel: fx.model });
+      let desktop = await startTestServer({ ...ON_FILES, dataDir, whisperModel: fx.model });
       const key = (await desktop.createKeyDetails({ services: [...SERVICE_NAMES] })).bearer;
       const workspaceId = (await desktop.createKeyDetails({ services: [] })).workspaceId;
       const transcripts: Json[] = [];
@@ -200,7 +200,7 @@ describe('sync killed mid-work', () => {
       for (let k = 0; k < 20; k++) {
         // The first runs only have the initial sync to do, so it is cut off more than once; then both sides change.
         if (k >= 4 && k % 2 === 0) {
-          desktop = await startTestServer({ dataDir });
+          desktop = await startTestServer({ ...ON_FILES, dataDir });
           for (let i = 0; i < 20; i++) {
             const a = await upload(
               desktop,
@@ -260,7 +260,7 @@ describe('sync killed mid-work', () => {
       const again = await runCli(args);
       expect(summaryOf(again).counts, again.output).toEqual({});
 
-      desktop = await startTestServer({ dataDir });
+      desktop = await startTestServer({ ...ON_FILES, dataDir });
       cleanups.push(() => desktop.close());
       const here = await listAll(desktop, key, '/api/v1/assets');
       const there = await listAll(hosted, hostedKey.bearer, '/api/v1/assets');
