@@ -14,7 +14,7 @@ import { blobAsFile } from '../blob-file.js';
 import type { BlobFile, BlobSource } from '../kinds/types.js';
 import type { BlobRef } from '../schema.js';
 import type { Progress } from './progress.js';
-import type { Remote } from './remote.js';
+import { type Remote, RemoteError } from './remote.js';
 
 const LARGE = 8 << 20;
 const BATCH_BYTES = 64 << 20;
@@ -60,7 +60,15 @@ export function createDownloader(deps: {
   }
 
   async function fetchBatch(batch: BlobRef[], failed: Map<string, string>): Promise<void> {
-    const res = await remote.fetchBlobs(batch.map((b) => b.sha256));
+    const res = await remote.fetchBlobs(batch.map((b) => b.sha256)).catch((error) => {
+      if (error instanceof RemoteError && error.status === 404) return undefined;
+      throw error;
+    });
+    // Some blob of the batch is gone from the hosted side: each one alone, so only the missing ones fail.
+    if (!res) {
+      for (const blob of batch) await fetchLarge(blob, failed);
+      return;
+    }
     const reader = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream)[
       Symbol.asyncIterator
     ]();
@@ -97,7 +105,14 @@ export function createDownloader(deps: {
       (s) => (s.size < blob.size ? s.size : 0),
       () => 0,
     );
-    const res = await remote.blob(blob.sha256, have);
+    const res = await remote.blob(blob.sha256, have).catch((error) => {
+      if (error instanceof RemoteError && error.status === 404) return undefined;
+      throw error;
+    });
+    if (!res) {
+      failed.set(blob.sha256, `The hosted Folio no longer has the bytes ${blob.sha256}`);
+      return;
+    }
     const from = res.status === 206 ? have : 0;
     await pipeline(
       Readable.fromWeb(res.body as import('node:stream/web').ReadableStream),

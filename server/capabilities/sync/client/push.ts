@@ -81,12 +81,11 @@ async function candidateOf(
   const payload = row ? adapter.payload(row) : null;
   const sha256 = ctx.kinds.hash(adapter.kind, payload);
   const state = await ctx.book.state(adapter.kind, id);
-  if (state && !state.error && state.localHash === sha256 && !ctx.full) return undefined;
+  // Unchanged here since the last agreement: nothing to push (a failed pull of it is the pull's to try again).
+  const unchanged = state !== undefined && state.localHash === sha256;
+  if (unchanged && !ctx.full) return undefined;
   if (!row && (!state || state.remoteSeq === 0)) return undefined; // made and deleted here, never synced
-  const agreed =
-    state && !state.error && state.localHash === sha256
-      ? { seq: state.remoteSeq, hash: state.remoteHash }
-      : undefined;
+  const agreed = unchanged ? { seq: state.remoteSeq, hash: state.remoteHash } : undefined;
   return { adapter, id, rev: row?.seq ?? seq, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row, agreed };
 }
 
@@ -125,10 +124,11 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   const agreements: Array<() => Promise<void>> = [];
   for (const c of chunk) {
     const answer = planned.get(`${c.adapter.kind}:${c.id}`);
-    // The server still holds what it made of this version (it inspects bytes itself, so its hash may differ).
-    const same = answer && c.agreed && answer.seq === c.agreed.seq && answer.sha256 === c.agreed.hash;
-    if (same) progress.count('unchanged');
-    else if (!answer || answer.action === 'push' || answer.action === 'conflict') toPush.push(c);
+    if (c.agreed && answer?.action !== 'unchanged') {
+      // A full re-plan of a record unchanged here: the server still holds what it made of it (it inspects bytes
+      // itself, so its hash may differ from ours), or it moved on, which the pull brings. Never pushed.
+      if (answer?.seq === c.agreed.seq && answer.sha256 === c.agreed.hash) progress.count('unchanged');
+    } else if (!answer || answer.action === 'push' || answer.action === 'conflict') toPush.push(c);
     else if (answer.action === 'skip') progress.count('skipped');
     else {
       agreements.push(() =>
