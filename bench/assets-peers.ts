@@ -14,7 +14,7 @@ export interface WrkResult {
   mbPerSec: number;
 }
 
-/** `wrk -c4 -t2 -d5s` (peer-baselines.md), optionally with extra headers such as Range. */
+/** `wrk -c4 -t2 -d5s` (the peers' own settings), optionally with extra headers such as Range. */
 export async function wrk(
   url: string,
   headers: Record<string, string> = {},
@@ -67,7 +67,7 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   };
 }
 
-/** node:http + fs.createReadStream, the "bare node" row of peer-baselines.md. */
+/** node:http + fs.createReadStream, the "bare node" peer. */
 export async function startBareNode(root: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const stream = createReadStream(join(root, (req.url ?? '/').slice(1)));

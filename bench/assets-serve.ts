@@ -1,5 +1,5 @@
 /**
- * Assets serving bench, peers beside Folio in one run (peer-baselines.md): /f and /audio vs nginx (sendfile, 1 worker)
+ * Assets serving bench, peers beside Folio in one run : /f and /audio vs nginx (sendfile, 1 worker)
  * and bare node:http on a 100 MB and a 1 MB file, a Range request, /img/thumb cold vs sharp alone on a 4000×3000 JPEG,
  * and warm (cached) /img/thumb vs /f on a file of the same size. `npx tsx bench/assets-serve.ts [--seconds 5] [--rounds 3]`
  */

@@ -1,5 +1,5 @@
 /**
- * Foundation bench (peer-baselines.md "Records"): (a) framework overhead, Folio vs a bare node:http handler sending
+ * Foundation bench (bench/README.md "Foundation"): (a) framework overhead, Folio vs a bare node:http handler sending
  * the same JSON bytes; (b) write latency with 1k / 10k / 100k records in one workspace's key collection, fsync on
  * and off, beside json-server 0.17.4 (lowdb 1) on the same records. Every server runs in its own process; wrk
  * (C) generates the load. `npx tsx bench/foundation.ts [--seconds 5] [--rounds 3] [--sizes 1000,10000,100000]`

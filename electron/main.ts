@@ -1,20 +1,83 @@
-// Electron lifecycle only: single instance, start the in-process server, open the window, quit cleanly.
-import { app, ipcMain, shell } from 'electron';
+// Electron lifecycle only: single instance, the in-process server, the window, tray, notifications, quit.
+import { join } from 'node:path';
+import { app, ipcMain, Notification, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
 import { startServerHost } from './server-host.js';
+import { readShellSettings, type ShellSettings, writeShellSettings } from './settings.js';
+import { watchTranscripts } from './transcript-watch.js';
+import { createTray } from './tray.js';
 import { openMainWindow } from './window.js';
 
 if (!app.requestSingleInstanceLock()) app.quit();
+else void app.whenReady().then(start);
 
-app.whenReady().then(async () => {
-  const host = await startServerHost(app.getPath('userData'));
+async function start() {
+  const userData = app.getPath('userData');
+  const shellFile = join(userData, 'shell.json');
+  let settings: ShellSettings = await readShellSettings(shellFile);
+  const save = (change: Partial<ShellSettings>) => {
+    settings = { ...settings, ...change };
+    void writeShellSettings(shellFile, settings);
+  };
   process.env.FOLIO_APP_VERSION = app.getVersion();
-  ipcMain.handle(CHANNELS.revealDataFolder, () => shell.openPath(host.dataDir));
-  let window = openMainWindow(host.url, host.signInUrl);
-  app.on('second-instance', () => {
-    if (window.isDestroyed()) window = openMainWindow(host.url, host.signInUrl);
-    window.focus();
+  const worker = process.platform === 'win32' ? 'folio-whisper-worker.exe' : 'folio-whisper-worker';
+  const host = await startServerHost({
+    userData,
+    appPath: app.getAppPath(),
+    whisperWorker: app.isPackaged ? join(process.resourcesPath, 'whisper', worker) : undefined,
   });
-  app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void host.close());
-});
+  ipcMain.handle(CHANNELS.revealDataFolder, () => shell.openPath(host.dataDir));
+
+  let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }));
+  const show = async () => {
+    if (window.isDestroyed())
+      window = openMainWindow(host.url, await host.mintSignInLink(), settings.window, (state) =>
+        save({ window: state }),
+      );
+    window.show();
+    window.focus();
+  };
+  app.on('second-instance', () => void show());
+  app.on('activate', () => void show());
+
+  const tray = createTray(
+    join(app.getAppPath(), 'build/icons/tray.png'),
+    () => ({ url: host.url, preferredPort: host.preferredPort, startAtLogin: settings.startAtLogin }),
+    {
+      open: () => void show(),
+      'toggle-start-at-login': () => {
+        save({ startAtLogin: !settings.startAtLogin });
+        app.setLoginItemSettings({ openAtLogin: settings.startAtLogin, openAsHidden: true });
+      },
+      quit: () => app.quit(),
+    },
+  );
+  if (host.preferredPort !== Number(new URL(host.url).port))
+    new Notification({
+      title: 'Folio is on another port',
+      body: `Port ${host.preferredPort} was taken: Folio listens on ${host.url}`,
+    }).show();
+
+  const stopWatching = watchTranscripts({
+    url: host.url,
+    signInUrl: host.mintSignInLink,
+    options: () => ({
+      enabled: settings.notifyLongTranscriptions,
+      minSeconds: settings.longTranscriptionSeconds,
+      windowFocused: !window.isDestroyed() && window.isFocused(),
+    }),
+    notify: ({ id, title, body }) => {
+      const notice = new Notification({ title, body });
+      notice.on('click', () => void show().then(() => window.loadURL(`${host.url}/transcripts/${id}`)));
+      notice.show();
+    },
+  });
+
+  // Closing the window keeps Folio serving agents from the tray; Quit stops it.
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', () => {
+    stopWatching();
+    tray.destroy();
+    void host.close();
+  });
+}

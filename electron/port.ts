@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** DESIGN §2: 4780 when free (agents keep it in their config), otherwise any free port. */
+/** docs/headless.md: 4780 when free (agents keep it in their config), otherwise any free port. */
 export async function choosePort(preferred: number, host = '127.0.0.1'): Promise<number> {
   return (await isFree(preferred, host)) ? preferred : 0;
 }

@@ -1,30 +1,64 @@
 import { fileURLToPath } from 'node:url';
-import { BrowserWindow, shell } from 'electron';
+import { BrowserWindow, screen, shell } from 'electron';
 import { isExternalWebUrl, isLocalUrl } from './navigation.js';
+import { allowPermission } from './permissions.js';
+import type { WindowState } from './settings.js';
+import { captureState, restoreBounds } from './window-state.js';
 
-export function openMainWindow(origin: string, signInUrl: string): BrowserWindow {
+/** The dashboard window: sandboxed, navigation locked to the local origin, external links in the browser. */
+export function openMainWindow(
+  origin: string,
+  signInUrl: string,
+  saved: WindowState,
+  onState: (state: WindowState) => void,
+): BrowserWindow {
+  const bounds = restoreBounds(
+    saved,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    ...bounds,
+    minWidth: 900,
+    minHeight: 600,
     title: 'Folio',
+    show: false,
     webPreferences: {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      spellcheck: true,
       preload: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
     },
   });
+  if (saved.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
   window.webContents.on('will-navigate', (event, url) => {
+    if (!isLocalUrl(url, origin)) event.preventDefault();
+  });
+  window.webContents.on('will-redirect', (event, url) => {
     if (!isLocalUrl(url, origin)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalWebUrl(url) && !isLocalUrl(url, origin)) void shell.openExternal(url);
+    else if (isLocalUrl(url, origin)) void shell.openExternal(url); // a published page opens in the browser too
     return { action: 'deny' };
   });
-  window.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) =>
-    callback(false),
+  const session = window.webContents.session;
+  session.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(
+      allowPermission(
+        permission,
+        details.requestingUrl ?? contents.getURL(),
+        origin,
+        details as { mediaTypes?: string[] },
+      ),
+    ),
   );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowPermission(permission, requestingOrigin, origin),
+  );
+  window.on('close', () => onState(captureState(window.getNormalBounds(), window.isMaximized())));
   void window.loadURL(signInUrl);
   return window;
 }

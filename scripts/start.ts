@@ -1,8 +1,10 @@
-// `npm start`: the Electron app where Electron is installed; otherwise the headless server (DESIGN §2).
+// `npm start`: builds what is missing or stale (the Whisper worker, the dashboard), then opens the Electron app
+// where Electron is installed, or runs the server headless and says so (docs/headless.md).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleShell } from './lib/bundle-shell.js';
+import { buildDashboard } from './lib/dashboard-build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,35 +25,16 @@ function run(command: string, args: string[]): Promise<number> {
   });
 }
 
-async function bundleShell(): Promise<void> {
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    packages: 'external' as const,
-    logLevel: 'warning' as const,
-  };
-  await build({
-    ...common,
-    entryPoints: [`${root}electron/main.ts`],
-    format: 'esm',
-    outfile: `${root}dist/electron/main.js`,
-  });
-  await build({
-    ...common,
-    entryPoints: [`${root}electron/preload.ts`],
-    format: 'cjs',
-    outfile: `${root}dist/electron/preload.cjs`,
-  });
-}
-
 await run(process.execPath, [require.resolve('tsx/cli'), 'scripts/build-whisper.ts']);
+const dashboard = await buildDashboard(root);
+if (dashboard.status === 'built') console.log(`dashboard: built in ${(dashboard.ms / 1000).toFixed(1)} s`);
 const electron = electronBinary();
 if (electron) {
-  await bundleShell();
+  await bundleShell(root);
   process.exitCode = await run(electron, ['dist/electron/main.js']);
 } else {
   console.log(
-    'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser.',
+    'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser for the dashboard.',
   );
   process.exitCode = await run(process.execPath, [
     require.resolve('tsx/cli'),

@@ -3,24 +3,27 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { buildServices, startServices, sweepsOf } from './build-services.js';
+import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
+import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
 import type { SecretBox } from './capabilities/sync/key-vault.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
-import type { CredentialResolvers } from './http/authenticate.js';
+import { trustProxies } from './http/client-address.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
 import { errorBoundary } from './http/error-boundary.js';
-import { HttpError } from './http/errors.js';
 import { type HostPolicy, hostGuard, ownOrigins } from './http/host-guard.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
-import { createRateLimiter } from './http/rate-limit.js';
+import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { requestLog, structuredLog } from './log.js';
 import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
+import type { Store } from './store/types.js';
 import { startSweeper } from './sweeper.js';
+import { APP_VERSION } from './version.js';
 
 export type FolioServer = {
   app: Koa;
@@ -44,26 +47,29 @@ export type ServerSeams = {
 
 export async function createServer(
   input: ConfigInput | Config,
-  log: (line: string) => void = console.log,
+  write: (line: string) => void = console.log,
   seams: ServerSeams = {},
 ) {
   const config = parseConfig(input as ConfigInput);
+  const log = structuredLog(config, write);
+  const trustedProxy = trustProxies(config.trustedProxies);
   const { secretBox, ...storeSeams } = seams;
-  const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log, ...storeSeams });
+  const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
-  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
+  let closing = false;
+  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
   const services = buildServices(config, store, lifecycle, log, { secretBox });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);
 
   let port = config.port;
-  const hostPolicy: HostPolicy = { port: () => port, extraHosts: config.allowedHosts };
-  const resolvers: CredentialResolvers = {
-    session: services.identity.resolveSession,
-    key: services.keys.resolve,
-    grants: [services.assets.grants, services.realtime.grants],
+  const hostPolicy: HostPolicy = {
+    port: () => port,
+    extraHosts: config.allowedHosts,
+    publicOrigin: config.publicUrl && new URL(config.publicUrl).origin,
   };
+  const resolvers = resolversOf(services);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
     namedRoutes().map((r) => r.route),
@@ -71,29 +77,21 @@ export async function createServer(
       resolvers,
       workspaces: services.workspaces,
       ownOrigins: origins,
-      limiter: createRateLimiter({
-        perMinute: config.limits.rateLimitPerMinute,
-        burst: config.limits.rateLimitBurst,
-      }),
+      limiter: rateLimiterFor(config, store),
       jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
+      trustedProxy,
       services,
     },
   );
 
   const app = new Koa({ proxy: false });
   app.silent = true;
+  app.use(requestLog(config, write, trustedProxy));
   app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));
-  app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'Method not allowed on this path'),
-      notImplemented: () => new HttpError(501, 'Method not implemented'),
-    }),
-  );
+  app.use(router);
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
   http.on('clientError', answerClientError);
@@ -111,15 +109,19 @@ export async function createServer(
     http,
     services,
     config,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
-        http.listen(config.port, config.host, () => {
-          port = (http.address() as AddressInfo).port;
-          resolve({ port, url: `http://127.0.0.1:${port}` });
-        });
-      }),
+        http.listen(config.port, config.host, () => resolve());
+      });
+      port = (http.address() as AddressInfo).port;
+      const url = `http://127.0.0.1:${port}`;
+      await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
+      return { port, url };
+    },
     async close() {
+      closing = true;
+      await removeDiscovery(config.dataDir);
       for (const stop of stops.reverse()) await stop();
       for (const client of wss.clients) client.terminate();
       wss.close();
@@ -131,4 +133,12 @@ export async function createServer(
     },
   };
   return server;
+}
+
+/** Buckets in memory for one process; where the store shares them across nodes (hosted), there. */
+function rateLimiterFor(config: Config, store: Store): RateLimiter {
+  const limits = { perMinute: config.limits.rateLimitPerMinute, burst: config.limits.rateLimitBurst };
+  return store.takeToken
+    ? createSharedRateLimiter(limits, store.takeToken.bind(store))
+    : createRateLimiter(limits);
 }

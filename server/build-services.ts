@@ -2,13 +2,19 @@
 // Whisper engine of the instance, then what runs on it. Capabilities register their usage and clean-up with
 // workspaces here, and the sweeper's jobs come from here too.
 import { join } from 'node:path';
+import { createArtifactService } from './capabilities/artifacts/service.js';
 import { createAssetService } from './capabilities/assets/service.js';
+import { createChartService } from './capabilities/charts/service.js';
 import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
+import { createDiagramService } from './capabilities/diagrams/service.js';
 import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes } from './capabilities/index.js';
+import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
 import { createKeyService } from './capabilities/keys/service.js';
+import { createMcpService } from './capabilities/mcp/service.js';
 import { createModelStore } from './capabilities/models/model-store.js';
 import { createModelManager } from './capabilities/models/service.js';
+import { createRenderCache } from './capabilities/publishing/render-cache.js';
+import { createRenderPool } from './capabilities/publishing/render-pool.js';
 import { createRealtimeService } from './capabilities/realtime/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
 import type { SecretBox } from './capabilities/sync/key-vault.js';
@@ -17,6 +23,7 @@ import { createTranscriptService } from './capabilities/transcripts/service.js';
 import { createActiveEngine } from './capabilities/whisper/active-engine.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
+import type { CredentialResolvers } from './http/authenticate.js';
 import type { Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import type { Sweep } from './sweeper.js';
@@ -40,11 +47,23 @@ export function buildServices(
     dataDir: config.dataDir,
     overridePath: config.whisperModel,
     threads: config.whisperThreads,
+    workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
     log,
   });
   const models = createModelManager({ dataDir: config.dataDir, modelStore, active: engine });
-  const transcripts = createTranscriptService({ store, assets, active: engine, log });
+  const transcripts = createTranscriptService({
+    store,
+    assets,
+    active: engine,
+    log,
+    // Only a hosted instance has other nodes whose work and results must be looked for.
+    queue: {
+      node: config.nodeId,
+      leaseMs: config.jobLeaseMs,
+      pollMs: config.database ? config.queuePollMs : undefined,
+    },
+  });
   const chunkedUploads = createChunkedUploads({
     store,
     assets,
@@ -52,7 +71,13 @@ export function buildServices(
     maxBytes: config.limits.uploadBytes,
     partsRoot: join(config.dataDir, 'chunked'),
   });
-  const realtime = createRealtimeService({ active: engine, transcripts, assets, tmpDir: store.tmpDir });
+  const realtime = createRealtimeService({
+    store,
+    active: engine,
+    transcripts,
+    assets,
+    tmpDir: store.tmpDir,
+  });
   const sync = createSyncService({
     store,
     config,
@@ -82,9 +107,25 @@ export function buildServices(
     await transcripts.close();
     await engine.close();
   });
+  // Publishing: layout, charts, rasterizing and pages render in worker threads; outputs cached per version.
+  const renderPool = createRenderPool({
+    modules: renderTaskModules,
+    threads: config.render.threads,
+    taskTimeoutMs: config.render.taskTimeoutMs,
+  });
+  // Not warmed at start: a render worker holds ~100 MB, which a desktop that never publishes should not pay. The
+  // first render starts it; it stops again after a minute idle.
+  lifecycle.onClose(() => renderPool.close());
+  const cache = createRenderCache({ maxBytes: config.render.cacheBytes });
+  const published = { store, pool: renderPool, cache, workspaces };
+  const diagrams = createDiagramService(published);
+  const charts = createChartService({ ...published, assets });
+  const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
+
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  return {
+  const services: Services = {
     lifecycle,
+    host: {},
     config,
     store,
     identity,
@@ -98,6 +139,27 @@ export function buildServices(
     chunkedUploads,
     realtime,
     sync,
+    renderPool,
+    diagrams,
+    charts,
+    artifacts,
+    mcp: createMcpService({
+      routes: namedRoutes(),
+      capabilities,
+      version: APP_VERSION,
+      lifecycle,
+      invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
+    }),
+  };
+  return services;
+}
+
+/** How each credential on a request is recognised: the session cookie, an API key, the grants. */
+export function resolversOf(services: Services): CredentialResolvers {
+  return {
+    session: services.identity.resolveSession,
+    key: services.keys.resolve,
+    grants: [services.assets.grants, services.realtime.grants],
   };
 }
 
@@ -112,18 +174,23 @@ export async function startServices({ engine, transcripts, sync }: Services): Pr
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({ identity, assets, chunkedUploads, sync }: Services): Sweep[] {
-  const ORPHAN_GRACE_MS = 3600_000; // an upload under way may own bytes that have no record yet
+export function sweepsOf({ identity, assets, chunkedUploads, realtime, sync, config }: Services): Sweep[] {
+  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
+  // the store: there every sweep keeps the grace.
+  const idleAtStart = (startup: boolean) => startup && !config.database;
+  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
   return [
     () => identity.sweep(),
     async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
     async (startup) => {
-      const { expired, orphans } = await chunkedUploads.sweep({ startup });
+      const { expired, orphans } = await chunkedUploads.sweep({
+        startup: idleAtStart(startup),
+        graceMs: graceMs(startup),
+      });
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
     },
-    async (startup) => ({
-      'asset files without a record': await assets.sweepOrphans(startup ? 0 : ORPHAN_GRACE_MS),
-    }),
+    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
     () => sync.hosted.sweep(),
   ];
 }

@@ -1,6 +1,6 @@
-// Flags and FOLIO_* environment variables (DESIGN §2). The only reader of process.env.
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+// Flags and FOLIO_* environment variables (docs/headless.md). The only reader of process.env.
+import { homedir, hostname } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
@@ -16,9 +16,32 @@ const Config = z.object({
     .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
+  whisperWorker: z.string().optional(),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
-  publicUrl: z.string().url().optional(),
+  /** A hosted instance's address as browsers see it (https://folio.example.com): links, Host, Origin, Secure cookies. */
+  publicUrl: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client, for rate limits and logs. */
+  trustedProxies: z.array(z.string().min(1)).default([]),
+  /**
+   * nginx's internal location for the data directory (e.g. `/_folio/data/`): file blobs and image derivatives
+   * are answered with `X-Accel-Redirect` so nginx sends the bytes (deploy/nginx/folio.conf).
+   */
+  accelRedirect: z
+    .string()
+    .regex(/^\/([A-Za-z0-9._-]+\/)+$/, 'must be a path like /_folio/data/')
+    .optional(),
+  /** `json`: one JSON object per log line (hosted default), else plain lines (desktop default). */
+  logFormat: z.enum(['text', 'json']).optional(),
+  /** Folders whose files MCP tools may read by path (assets_upload, transcripts_create); none by default. */
+  agentFileRoots: z
+    .array(z.string())
+    .default([])
+    .transform((dirs) => dirs.map((dir) => resolve(dir))),
   fsync: z.boolean().default(true),
   limits: z
     .object({
@@ -40,7 +63,61 @@ const Config = z.object({
       drainBytes: 64 << 20,
       drainMs: 10_000,
     }),
+  /** The render pool (diagrams, charts, artifacts): worker threads, time per render, cached output bytes. */
+  render: z
+    .object({
+      threads: z.number().int().min(1).max(16).optional(),
+      taskTimeoutMs: z.number().int().min(100).default(20_000),
+      cacheBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(256 << 20),
+    })
+    .default({ taskTimeoutMs: 20_000, cacheBytes: 256 << 20 }),
   quiet: z.boolean().default(false),
+  /** Hosted mode: records in PostgreSQL (FOLIO_DATABASE_URL). Without it, records are files in dataDir. */
+  database: z
+    .object({
+      url: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+      poolSize: z.coerce.number().int().min(2).max(1000).default(10),
+    })
+    .optional(),
+  /** Hosted mode: blobs in an S3-compatible bucket (FOLIO_S3_*). Without it, blobs are files in dataDir. */
+  s3: z
+    .object({
+      bucket: z.string().min(3),
+      endpoint: z.url().optional(),
+      region: z.string().min(1).default('us-east-1'),
+      accessKeyId: z.string().min(1).optional(),
+      secretAccessKey: z.string().min(1).optional(),
+      /** Path-style URLs (`endpoint/bucket/key`): what S3-compatible servers expect; AWS takes either. */
+      forcePathStyle: z.boolean().optional(),
+      prefix: z.string().optional(),
+    })
+    .optional(),
+  /**
+   * Names this process among the nodes of a hosted instance (start-up lines, logs, its scratch directory, the
+   * transcription jobs it holds). Default: `local` on the desktop, `<hostname>-<pid>` when hosted; give each node
+   * a stable one so a restarted node takes its own unfinished jobs back at once.
+   */
+  nodeId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'node id may use letters, digits, ".", "_" and "-"')
+    .optional(),
+  /** Sign-in links by email (FOLIO_SMTP_URL, e.g. smtps://user:pass@mail.example.com); without it they are printed. */
+  smtp: z
+    .object({
+      url: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
+      from: z.string().min(3).default('Folio <folio@localhost>'),
+    })
+    .optional(),
+  /** How long a node holds a transcription job without renewing it before another node may take it over. */
+  jobLeaseMs: z.number().int().min(500).default(30_000),
+  /** Hosted: how often each node looks for work other nodes queued (and for jobs whose node died). */
+  queuePollMs: z.number().int().min(50).default(1000),
+  /** Bytes with no record are left alone this long: an upload under way (on any node) owns them. */
+  orphanGraceMs: z.number().int().min(0).default(3600_000),
   /** How often expired grants, links and uploads and orphaned bytes are swept (sweeper.ts); short in tests. */
   sweepMs: z
     .number()
@@ -49,10 +126,20 @@ const Config = z.object({
     .default(5 * 60_000),
 });
 
-export type Config = z.output<typeof Config>;
+const HostedConfig = Config.refine((c) => !c.s3 || c.database, {
+  message:
+    'FOLIO_S3_BUCKET needs FOLIO_DATABASE_URL: blobs in a bucket are for a hosted instance on PostgreSQL',
+  path: ['s3'],
+}).transform((c) => ({
+  ...c,
+  nodeId: c.nodeId ?? (c.database ? `${hostname()}-${process.pid}` : 'local'),
+  logFormat: c.logFormat ?? (c.database ? ('json' as const) : ('text' as const)),
+}));
+
+export type Config = z.output<typeof HostedConfig>;
 export type ConfigInput = z.input<typeof Config>;
 
-export const parseConfig = (input: ConfigInput): Config => Config.parse(input);
+export const parseConfig = (input: ConfigInput): Config => HostedConfig.parse(input);
 
 /** The user's data folder, as Electron's app.getPath('userData') would place it. */
 export function defaultDataDir(): string {
@@ -73,8 +160,11 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       'owner-email': { type: 'string' },
       'whisper-model': { type: 'string' },
       'whisper-threads': { type: 'string' },
+      'whisper-worker': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'agent-file-root': { type: 'string', multiple: true },
       'no-fsync': { type: 'boolean' },
+      'public-url': { type: 'string' },
     },
     strict: true,
   });
@@ -85,7 +175,53 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
+    agentFileRoots: values['agent-file-root'] ?? env.FOLIO_AGENT_FILE_ROOTS?.split(delimiter).filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
+    database: env.FOLIO_DATABASE_URL
+      ? { url: env.FOLIO_DATABASE_URL, poolSize: env.FOLIO_DATABASE_POOL_SIZE }
+      : undefined,
+    s3: env.FOLIO_S3_BUCKET
+      ? {
+          bucket: env.FOLIO_S3_BUCKET,
+          endpoint: env.FOLIO_S3_ENDPOINT || undefined,
+          region: env.FOLIO_S3_REGION || undefined,
+          accessKeyId: env.FOLIO_S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.FOLIO_S3_SECRET_ACCESS_KEY || undefined,
+          forcePathStyle: flag(env.FOLIO_S3_FORCE_PATH_STYLE),
+          prefix: env.FOLIO_S3_PREFIX || undefined,
+        }
+      : undefined,
+    nodeId: env.FOLIO_NODE_ID || undefined,
+    publicUrl: values['public-url'] ?? (env.FOLIO_PUBLIC_URL || undefined),
+    trustedProxies: env.FOLIO_TRUSTED_PROXIES?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    accelRedirect: env.FOLIO_ACCEL_REDIRECT || undefined,
+    jobLeaseMs: numberOr(env.FOLIO_JOB_LEASE_MS),
+    queuePollMs: numberOr(env.FOLIO_QUEUE_POLL_MS),
+    sweepMs: numberOr(env.FOLIO_SWEEP_MS),
+    orphanGraceMs: numberOr(env.FOLIO_ORPHAN_GRACE_MS),
+    limits: {
+      rateLimitPerMinute: numberOr(env.FOLIO_RATE_LIMIT_PER_MINUTE),
+      rateLimitBurst: numberOr(env.FOLIO_RATE_LIMIT_BURST),
+    },
+    logFormat: env.FOLIO_LOG_FORMAT || undefined,
+    smtp: env.FOLIO_SMTP_URL
+      ? { url: env.FOLIO_SMTP_URL, from: env.FOLIO_MAIL_FROM || undefined }
+      : undefined,
   } as ConfigInput);
+}
+
+/** A number from the environment; anything else is passed on for the schema to refuse. */
+const numberOr = (value: string | undefined): number | string | undefined =>
+  value === undefined || value === '' ? undefined : Number.isFinite(Number(value)) ? Number(value) : value;
+
+/** `1`/`true`/`yes` and `0`/`false`/`no`; anything else is passed on for the schema to refuse. */
+function flag(value: string | undefined): boolean | string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  return value;
 }

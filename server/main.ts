@@ -1,17 +1,35 @@
-// Headless entry (DESIGN §2): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines.
+// Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines;
+// `--print-mcp-config <client>` prints an MCP client's config instead of starting.
 import { createServer } from './app.js';
+import { printMcpConfig, takePrintRequest } from './capabilities/mcp/print-config.js';
 import { configFromProcess } from './config.js';
 
 async function main(): Promise<void> {
+  const print = takePrintRequest(process.argv.slice(2));
+  if (print) {
+    process.exitCode = await printMcpConfig(
+      print.client,
+      configFromProcess(print.rest),
+      process.stdout,
+      process.stderr,
+    );
+    return;
+  }
   const config = configFromProcess();
   const server = await createServer(config);
   const { url } = await server.listen();
-  const ownerLink = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
-    announce: false,
-  });
+  // A hosted instance's links point at its public address (the proxy), not at this node.
+  const ownerLink = await server.services.identity.mintSignInLink(
+    config.ownerEmail,
+    server.config.publicUrl ?? url,
+    {
+      announce: false,
+    },
+  );
   console.log(`Folio listening on ${url}`);
   console.log(`Owner sign-in: ${ownerLink}`);
   console.log(`Data: ${config.dataDir}`);
+  console.log(`Storage: ${server.services.store.backend}, node ${server.config.nodeId}`);
   const stop = async () => {
     await server.close();
     process.exit(0);

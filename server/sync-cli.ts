@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     throw error;
   });
   const stops: Array<() => Promise<void> | void> = [];
-  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop) };
+  const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => false };
   try {
     const services = buildServices(config, store, lifecycle, log);
     const workspace = await findWorkspace(await store.instance(workspacesCollection).all(), values.workspace);

@@ -2,17 +2,31 @@
 // Route names (the exported consts) become OpenAPI operationIds.
 import type { AnyRoute } from '../http/define-route.js';
 import type { SocketDefinition } from '../http/mount-sockets.js';
+import { artifactRoutes } from './artifacts/routes.js';
 import { assetApiRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
+import { chartRoutes } from './charts/routes.js';
 import { chunkedUploadRoutes } from './chunked-uploads/routes.js';
+import { diagramRoutes } from './diagrams/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { modelRoutes } from './models/routes.js';
 import { openAiRoutes } from './openai/routes.js';
+import {
+  artifactDocs,
+  artifactSummary,
+  chartDocs,
+  chartSummary,
+  diagramDocs,
+  diagramSummary,
+} from './publishing/docs.js';
 import { realtimeRoutes, realtimeSocket } from './realtime/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
+import { sessionUploadRoutes } from './session-uploads/routes.js';
+import { settingsRoutes } from './settings/routes.js';
 import { syncLocalRoutes } from './sync/local-routes.js';
 import { syncProtocolRoutes } from './sync/routes.js';
 import { transcriptionDocs } from './transcripts/docs.js';
@@ -59,6 +73,27 @@ export const capabilities: Capability[] = [
     sockets: [realtimeSocket],
   },
   {
+    name: 'diagrams',
+    title: 'Diagrams (service: diagrams)',
+    summary: diagramSummary,
+    docs: diagramDocs,
+    routes: diagramRoutes,
+  },
+  {
+    name: 'charts',
+    title: 'Charts (service: charts)',
+    summary: chartSummary,
+    docs: chartDocs,
+    routes: chartRoutes,
+  },
+  {
+    name: 'artifacts',
+    title: 'Artifacts (service: artifacts)',
+    summary: artifactSummary,
+    docs: artifactDocs,
+    routes: artifactRoutes,
+  },
+  {
     name: 'serving',
     title: 'Public serve routes',
     summary:
@@ -72,9 +107,25 @@ export const capabilities: Capability[] = [
       'The protocol a desktop Folio syncs a workspace with (docs/sync.md): GET /api/v1/sync/info, POST /api/v1/sync/plan, blobs in packs (POST /api/v1/sync/packs, then parts and complete, resumable), POST /api/v1/sync/push (Idempotency-Key; each record only over the version it was based on, else 409 with the server’s version), GET /api/v1/sync/changes?since=. A key syncs the kinds its services cover and is told what it skips. The desktop’s own sync screen: /api/v1/sync/settings, /status, /run, /conflicts (session only).',
     routes: { ...syncProtocolRoutes, ...syncLocalRoutes },
   },
+  {
+    name: 'mcp',
+    title: 'MCP server for agents',
+    summary:
+      'Streamable HTTP at /mcp for MCP clients (Claude, Cursor, VS Code, Codex), with the same API key as `Authorization: Bearer`. Tools are named `<capability>_<verb>` (assets_list, transcripts_create, ...) and generated from these routes; a key sees the tools of its services. Resources: folio://reference/llms.txt and folio://<capability>/{id}. `npm run serve -- --print-mcp-config <client>` prints a ready client config.',
+    routes: mcpRoutes,
+  },
+  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
+  { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];
+
+/** Modules whose `renderTasks` every render worker loads (layout, charts, rasterizing, pages). */
+export const renderTaskModules = [
+  './diagrams/render-tasks.ts',
+  './charts/render-tasks.ts',
+  './artifacts/render-tasks.ts',
+].map((path) => new URL(path, import.meta.url).href);
 
 /** Every route with its name and capability, in mount order. */
 export function namedRoutes(list: Capability[] = capabilities): NamedRoute[] {

@@ -1,4 +1,4 @@
-// The one place that says who may call what (spec §5). Every route's chain, HTTP or WebSocket,
+// The one place that says who may call what (docs/api.md#credentials-and-workspaces). Every route's chain, HTTP or WebSocket,
 // passes through `authorize`, which either resolves exactly one workspace or throws.
 
 import type { Identified } from './authenticate.js';
@@ -65,7 +65,7 @@ async function sessionWorkspace(
     throw forbidden('Only the owner of this Folio instance can do this');
   const id = allowed.includes('workspaceOwner') ? params.id : requestedWorkspace;
   const workspace = id ? await workspaces.get(id) : await workspaces.personalOf(viewer.userId);
-  // Another user's workspace is indistinguishable from a missing one (DESIGN §3).
+  // Another user's workspace is indistinguishable from a missing one
   if (!workspace || workspace.ownerId !== viewer.userId) throw notFound('Workspace');
   return workspace;
 }

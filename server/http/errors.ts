@@ -1,4 +1,4 @@
-// The one error type services throw; error-boundary.ts turns it into `{ error, ...details }` (DESIGN §3).
+// The one error type services throw; error-boundary.ts turns it into `{ error, ...details }` (docs/api.md#errors).
 export class HttpError extends Error {
   constructor(
     readonly status: number,

@@ -1,4 +1,4 @@
-// DNS rebinding defence (DESIGN §4, reliability-anchors §1): a page on evil.example that resolves its
+// DNS rebinding defence (docs/security.md): a page on evil.example that resolves its
 // name to 127.0.0.1 still sends `Host: evil.example`. Only exact loopback literals and `localhost`
 // (plus names the operator configures for a hosted instance) pass; never a prefix or suffix match,
 // never a name DNS could re-point. Checked on the raw header: Koa's ctx.host would trust X-Forwarded-Host.
@@ -8,10 +8,12 @@ import { forbidden } from './errors.js';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-export type HostPolicy = { port: () => number; extraHosts: string[] };
+/** `publicOrigin`: a hosted instance's public URL origin; its exact host (name and port) is allowed too. */
+export type HostPolicy = { port: () => number; extraHosts: string[]; publicOrigin?: string };
 
 export function isAllowedHost(host: string | undefined, policy: HostPolicy): boolean {
   if (!host) return false;
+  if (policy.publicOrigin && host.toLowerCase() === new URL(policy.publicOrigin).host) return true;
   const match = /^([^:\s]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(host);
   if (!match) return false;
   const name = match[1].toLowerCase();
@@ -25,6 +27,7 @@ export function ownOrigins(policy: HostPolicy): string[] {
   return [
     ...LOOPBACK_NAMES.map((name) => `http://${name}:${port}`),
     ...policy.extraHosts.flatMap((h) => [`https://${h}`, `http://${h}`]),
+    ...(policy.publicOrigin ? [policy.publicOrigin] : []),
   ];
 }
 

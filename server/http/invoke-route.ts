@@ -25,7 +25,7 @@ export type RouteCall = {
   /** `Idempotency-Key`: lets a route answer a retried request as it answered the first. */
   idempotencyKey?: string;
   /** Checks the transport adds once the caller is known; throws to refuse. */
-  admit?: (authorized: Authorized) => void;
+  admit?: (authorized: Authorized) => void | Promise<void>;
   /** Koa's context, for raw routes only. */
   ctx?: Context;
 };
@@ -36,21 +36,17 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
     { route, identified, params: call.params, requestedWorkspace: call.requestedWorkspace },
     deps.workspaces,
   );
-  call.admit?.(authorized);
+  await call.admit?.(authorized);
   const params = route.params ? route.params.parse(call.params) : call.params;
   const query = route.query ? route.query.parse(call.query ?? {}) : undefined;
   const body = !route.raw && route.body ? route.body.parse(await call.readBody()) : undefined;
-  const input = {
-    ...authorized,
-    params,
-    query,
-    body,
-    origin: call.origin,
-    idempotencyKey: call.idempotencyKey,
-  };
-  if (route.raw) {
-    if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
-    return route.handler({ ...input, ctx: call.ctx }, deps.services);
-  }
-  return route.handler(input, deps.services);
+  const { viewer, workspace } = authorized;
+  const { origin, idempotencyKey } = call;
+  if (!route.raw)
+    return route.handler({ viewer, workspace, params, query, body, origin, idempotencyKey }, deps.services);
+  if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
+  return route.handler(
+    { viewer, workspace, params, query, body, origin, idempotencyKey, ctx: call.ctx },
+    deps.services,
+  );
 }

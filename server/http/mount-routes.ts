@@ -2,11 +2,13 @@
 // call to invoke-route.ts, adds HTTP's own checks (the exact Origin for cookie writes, rate limits) and writes
 // the result.
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
 import { bearerOf, SESSION_COOKIE } from './authenticate.js';
 import type { Authorized } from './authorize.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
 import type { AnyRoute } from './define-route.js';
-import { unsupportedMediaType } from './errors.js';
+import { HttpError, unsupportedMediaType } from './errors.js';
 import { type InvokeDeps, invokeRoute } from './invoke-route.js';
 import { addressedOrigins, checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -18,49 +20,101 @@ export type MountDeps = InvokeDeps & {
   limiter: RateLimiter;
   jsonLimit: number;
   publicUrl?: string;
+  /** Proxies whose X-Forwarded-For names the client (a hosted instance behind nginx). */
+  trustedProxy?: ProxyTrust;
 };
 
-export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
-  const router = new Router();
+/**
+ * One middleware for every route. Routes are grouped by the literal start of their path (`api/v1/assets`, `img`,
+ * `c` ...), each group in a router of its own, so a request is matched against its group's few routes rather than
+ * every route's pattern in turn. A path known with another method answers 405.
+ */
+export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Middleware {
+  const groups = new Map<string, Router>();
   for (const route of routes) {
-    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
-    router[verb](route.path, async function routeChain(ctx: Context) {
-      if (route.cors) ctx.set(route.cors); // before anything can fail, so a browser can read error bodies too
-      const result = await invokeRoute(
-        route,
-        {
-          credentials: {
-            bearer: bearerOf(ctx.get('authorization') || undefined),
-            sessionToken: ctx.cookies.get(SESSION_COOKIE),
-          },
-          params: ctx.params,
-          query: ctx.query,
-          readBody: () => readJson(ctx, deps.jsonLimit),
-          requestedWorkspace: ctx.get('x-folio-workspace') || undefined,
-          idempotencyKey: ctx.get('idempotency-key') || undefined,
-          // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
-          origin: deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`,
-          admit: (authorized) => admitHttp(ctx, authorized, deps),
-          ctx,
-        },
-        deps,
-      );
-      writeResult(ctx, result, route.status ?? 200);
-    });
+    const key = groupOfRoute(route.path);
+    if (!groups.has(key)) groups.set(key, new Router());
+    addRoute(groups.get(key)!, route, deps);
   }
-  return router;
+  const dispatch = new Map(
+    [...groups].map(([key, router]) => [
+      key,
+      compose([router.routes(), router.allowedMethods(ALLOWED_METHODS)]) as Middleware,
+    ]),
+  );
+  return function routeDispatch(ctx, next) {
+    const group = dispatch.get(groupOfRequest(ctx.path));
+    return group ? group(ctx, next) : next();
+  };
 }
 
-function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): void {
+const ALLOWED_METHODS = {
+  throw: true,
+  methodNotAllowed: () => new HttpError(405, 'Method not allowed on this path'),
+  notImplemented: () => new HttpError(501, 'Method not implemented'),
+};
+
+/** How many segments name a group: `/api/v1/<resource>`, `/v1/<area>`, else the first segment. */
+const groupDepth = (segments: string[]) => (segments[0] === 'api' ? 3 : segments[0] === 'v1' ? 2 : 1);
+
+function groupOfRequest(path: string): string {
+  const segments = path.slice(1).split('/');
+  return segments.slice(0, groupDepth(segments)).join('/');
+}
+
+/** A route's group, from the literal part of its path before the first parameter or wildcard. */
+function groupOfRoute(path: string): string {
+  const rest = path.slice(1);
+  const cut = rest.search(/[:*{(]/);
+  const literal = cut === -1 ? rest : rest.slice(0, cut);
+  const segments = literal.split('/');
+  const depth = groupDepth(segments);
+  const group = segments.slice(0, depth);
+  // The group's segments must be whole literals: followed by `/`, by an optional part `{...}`, or by nothing.
+  const whole = cut === -1 || segments.length > depth || rest[cut] === '{';
+  const root = path === '/';
+  if (!root && (group.length < depth || !whole || group.some((segment) => segment === '')))
+    throw new Error(`Route ${path}: its first ${depth} segment(s) must be literal so it can be grouped`);
+  return group.join('/');
+}
+
+function addRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
+  const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+  router[verb](route.path, async function routeChain(ctx: Context) {
+    if (route.cors) ctx.set(route.cors); // before anything can fail, so a browser can read error bodies too
+    const result = await invokeRoute(
+      route,
+      {
+        credentials: {
+          bearer: bearerOf(ctx.get('authorization') || undefined),
+          sessionToken: ctx.cookies.get(SESSION_COOKIE),
+        },
+        params: ctx.params,
+        query: ctx.query,
+        readBody: () => readJson(ctx, deps.jsonLimit),
+        requestedWorkspace: ctx.get('x-folio-workspace') || undefined,
+        idempotencyKey: ctx.get('idempotency-key') || undefined,
+        // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
+        origin: deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`,
+        admit: (authorized) => admitHttp(ctx, authorized, deps),
+        ctx,
+      },
+      deps,
+    );
+    writeResult(ctx, result, route.status ?? 200);
+  });
+}
+
+async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): Promise<void> {
   // Only where the cookie is what grants access: a public route (waitlist, grant form posts) gains nothing from it.
   if (viewer.kind === 'session' && workspace)
     checkSessionOrigin(ctx.method, ctx.headers, addressedOrigins(ctx.req.headers.host, deps.ownOrigins()));
   const limitId =
     viewer.kind === 'key' ? viewer.keyId : viewer.kind === 'session' ? viewer.sessionId : undefined;
-  if (limitId) deps.limiter.take(limitId);
+  if (limitId) await deps.limiter.take(limitId);
   // reads and CORS preflights change nothing; every other public request counts against the client's address
   else if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS')
-    deps.limiter.take(`ip:${ctx.req.socket.remoteAddress}`);
+    await deps.limiter.take(`ip:${clientAddress(ctx.req, deps.trustedProxy)}`);
 }
 
 async function readJson(ctx: Context, limit: number): Promise<unknown> {

@@ -1,4 +1,4 @@
-// CSRF defence for cookie-authenticated writes (DESIGN §4). Cookies are not isolated by port and every
+// CSRF defence for cookie-authenticated writes (docs/security.md). Cookies are not isolated by port and every
 // localhost port is the same site, so SameSite cannot tell our dashboard from another local dev server:
 // only an exact match on our own origin can. Key and grant requests carry no ambient authority.
 import type { IncomingHttpHeaders } from 'node:http';
@@ -22,7 +22,7 @@ export function checkSessionOrigin(method: string, headers: IncomingHttpHeaders,
 /**
  * Our own origins as this request addressed us. `localhost:P` and `127.0.0.1:P` are different sites
  * (public pages may be served from one, the dashboard from the other), so a write to one from the other is
- * cross-origin too: only the exact scheme, host and port the request went to passes (DESIGN §4).
+ * cross-origin too: only the exact scheme, host and port the request went to passes.
  */
 export function addressedOrigins(hostHeader: string | undefined, ownOrigins: string[]): string[] {
   const host = (hostHeader ?? '').toLowerCase();

@@ -1,5 +1,5 @@
 // Lists: newest first, `limit` 1–200 (default 50), an opaque `cursor` from the previous page's `nextCursor`
-// (DESIGN §3). Shared by every capability's list route.
+// (docs/api.md#lists). Shared by every capability's list route.
 import { z } from 'zod';
 
 export const PageQuery = {

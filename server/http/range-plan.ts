@@ -29,14 +29,14 @@ export function planByteResponse(method: string, headers: RequestHeaders, v: Val
   const precondition = evaluatePreconditions(method, headers, v);
   if (precondition) return precondition;
   const range = header(headers, 'range');
-  if (method !== 'GET') return { status: 200 }; // Range is defined for GET only (§14.2); HEAD sends the full headers
+  if (method !== 'GET') return { status: 200 }; // Range is defined for GET only (RFC 9110 §14.2); HEAD sends the full headers
   if (range === undefined || !ifRangeMatches(header(headers, 'if-range'), v)) return { status: 200 };
   return planRange(range, v.size);
 }
 
 /** Range alone: 200 when the header must be ignored, 206 with merged ranges, or 416. */
 export function planRange(range: string, size: number): BytePlan {
-  if (!RANGE_SYNTAX.test(range)) return { status: 200 }; // unknown unit or malformed: ignore (§14.2)
+  if (!RANGE_SYNTAX.test(range)) return { status: 200 }; // unknown unit or malformed: ignore (RFC 9110 §14.2)
   const specs = range
     .slice(range.indexOf('=') + 1)
     .split(',')

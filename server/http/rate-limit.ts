@@ -1,4 +1,5 @@
-// Token bucket per credential (key, session, or client address on public writes).
+// Token bucket per credential (key, session, or client address on public writes): in memory for one process, or
+// in the store for an instance of many nodes (createSharedRateLimiter).
 import { tooManyRequests } from './errors.js';
 
 export type RateLimitOptions = { perMinute: number; burst: number };
@@ -27,4 +28,18 @@ export function createRateLimiter({ perMinute, burst }: RateLimitOptions, now = 
   return { take };
 }
 
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
+/** Takes one token for `id` or throws 429; may answer after a round trip to where the buckets live. */
+export type RateLimiter = { take(id: string): void | Promise<void> };
+
+/** Buckets every node shares: `takeToken` is the store's (PostgreSQL keeps them in an unlogged table). */
+export function createSharedRateLimiter(
+  { perMinute, burst }: RateLimitOptions,
+  takeToken: (id: string, perMinute: number, burst: number) => Promise<number>,
+): RateLimiter {
+  return {
+    async take(id) {
+      const wait = await takeToken(id, perMinute, burst);
+      if (wait > 0) throw tooManyRequests(Math.max(1, Math.ceil(wait)));
+    },
+  };
+}

@@ -1,6 +1,6 @@
 // JSON request bodies: UTF-8 only (RFC 8259 §8.1) and decoded strictly, so invalid bytes are a 400 rather
 // than silently stored as U+FFFD (co-body, under koa-body, decodes leniently); bounded by the JSON limit
-// through raw-body; prototype keys refused (anchors I.31).
+// through raw-body; prototype keys refused (docs/api.md#limits).
 import type { IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';

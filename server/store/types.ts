@@ -26,6 +26,8 @@ export type CollectionSpec<T extends Row> = {
   fields: Partial<Record<keyof T & string, FieldType>>;
   /** Fields unique across the instance, each findable without a workspace through `Store.lookup`. */
   unique?: Array<keyof T & string>;
+  /** `text` fields `list` searches; a hosted backend gives each a substring (trigram) index. */
+  search?: Array<keyof T & string>;
 };
 
 export const defineCollection = <T extends Row>(spec: CollectionSpec<T>): CollectionSpec<T> => spec;
@@ -161,13 +163,19 @@ export interface Store {
    * point. Deletes appear as tombstones, kept for good.
    */
   changes(workspaceId: string, query: ChangeQuery): Promise<ChangePage>;
-  /** Workspaces holding rows of `spec`, for sweeps across the instance. */
-  workspacesWith<T extends Row>(spec: CollectionSpec<T>): Promise<string[]>;
+  /** Workspaces holding rows of `spec` (matching `where`, when given), for sweeps and queues across the instance. */
+  workspacesWith<T extends Row>(spec: CollectionSpec<T>, where?: Where<T>): Promise<string[]>;
   blobs: BlobStore;
   /** Local scratch space for uploads in flight; emptied at start-up. */
   tmpDir: string;
   /** Removes a workspace's records and blobs for good: later writes into it fail, nothing re-creates it. */
   dropWorkspace(workspaceId: string): Promise<void>;
+  /**
+   * Takes one token from `id`'s bucket (`burst` tokens, refilled at `perMinute`) where every node of an instance
+   * sees it; answers 0 when taken, else the seconds until one is back. Absent on a backend only one process uses,
+   * where the buckets live in memory (http/rate-limit.ts).
+   */
+  takeToken?(id: string, perMinute: number, burst: number): Promise<number>;
   /** The data's schema version, which migrations (store/migrations/) move forward. */
   schemaVersion(): Promise<number>;
   setSchemaVersion(version: number): Promise<void>;

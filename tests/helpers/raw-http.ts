@@ -16,7 +16,9 @@ export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
       resolve({ status, headers: head, body: rest.join('\r\n\r\n') });
     });
-    socket.end(request);
+    // Written, not ended: a half-close before the answer makes Node's server abort the request, so the test would
+    // depend on the handler answering before that FIN is read. `Connection: close` ends the exchange instead.
+    socket.write(request);
   });
 }
 

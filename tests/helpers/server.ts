@@ -1,10 +1,12 @@
-// startTestServer(): the real createServer on a temp data dir and an ephemeral port.
+// startTestServer(): the real createServer on a temp data dir and an ephemeral port; with FOLIO_TEST_BACKEND=hosted
+// also on its own PostgreSQL database and S3 prefix (tests/helpers/hosted/backend.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type FolioServer, type ServerSeams } from '../../server/app.js';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
+import { releaseTestBackend, testBackendFor } from './hosted/backend.js';
 import { checkResponse } from './response-check.js';
 
 export type Credential = { cookie: string } | { bearer: string } | null;
@@ -19,6 +21,8 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
       port: 0,
       dataDir,
       fsync: false,
+      logFormat: 'text', // tests read the lines
+      ...(await testBackendFor(dataDir)),
       ...overrides,
       limits: { ...defaultLimits, ...overrides.limits },
     } as ConfigInput,
@@ -46,7 +50,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
 
   /** Signs an email in through a one-time link; returns the session cookie (approved or not). */
   async function signIn(email: string): Promise<{ cookie: string }> {
-    const link = await server.services.identity.mintSignInLink(email, url);
+    const link = await server.services.identity.mintSignInLink(email, url, { announce: false });
     const res = await fetch(link, { redirect: 'manual' });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('folio_session='));
     if (!cookie) throw new Error(`sign-in for ${email} set no cookie (${res.status})`);
@@ -98,7 +102,9 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
     createKeyDetails,
     async close() {
       await server.close();
-      if (!overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (overrides.dataDir) return;
+      await rm(dataDir, { recursive: true, force: true });
+      await releaseTestBackend(dataDir);
     },
   };
 }

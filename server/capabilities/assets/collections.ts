@@ -13,6 +13,7 @@ export const assetsCollection = defineCollection<AssetRecord>({
     sha256: 'text',
   },
   unique: ['key'],
+  search: ['searchText'],
 });
 
 export const uploadGrants = defineCollection<UploadGrantRecord>({

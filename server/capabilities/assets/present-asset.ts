@@ -8,8 +8,9 @@ export function presentAsset(
 ): Asset {
   const image = record.type === 'image' && TRANSFORMABLE_TYPES.has(record.contentType);
   const playable = record.type === 'audio' || record.type === 'video';
+  const { searchText: _internal, ...shown } = record;
   return {
-    ...record,
+    ...shown,
     urls: {
       file: `${origin}/f/${record.key}`,
       ...(image ? { img: `${origin}/img/${record.key}`, thumb: `${origin}/img/thumb/${record.key}` } : {}),

@@ -1,4 +1,4 @@
-/** The assets API (spec §4.2): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
+/** The assets API (docs/api.md): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
 import { z } from 'zod';
 import { bearerOf } from '../../http/authenticate.js';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
@@ -18,7 +18,7 @@ import {
 } from './schema.js';
 import { GRANT_PREFIX } from './upload-grants.js';
 
-/** Any origin may upload with a grant, never with credentials (DESIGN §3 Grants). */
+/** Any origin may upload with a grant, never with credentials (docs/security.md#cors). */
 const CLIENT_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',

@@ -1,11 +1,12 @@
 /** Assets: uploads (direct, grant, from a file on disk), records, usage, and lookups for the serve routes. */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/types.js';
+import type { ByteRange, Store } from '../../store/types.js';
 import { isAssetKey, newAssetKey } from './asset-key.js';
 import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
 import { createImageCache } from './image/image-cache.js';
@@ -32,12 +33,16 @@ export interface NewAssetMeta {
   tags?: string[];
 }
 
-/** What the serve routes need: the record and, on a local file system, the file itself. */
+/** What the serve routes need: the record and, on a local file system, the file itself; else a reader. */
 export type FoundAsset = {
   record: AssetRecord;
   workspaceId: string;
   blobKey: string;
   path: string | undefined;
+  /** The bytes, or a range of them, from wherever the store keeps them (a bucket). */
+  read(range?: ByteRange): Promise<Readable | undefined>;
+  /** A local copy for a tool that needs a path (image rendering); release it when done. */
+  localFile(): Promise<{ path: string; release(): Promise<void> } | undefined>;
 };
 
 /** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
@@ -216,7 +221,14 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     const found = await store.lookup(assetsCollection, 'key', key);
     if (!found) return undefined;
     const blobKey = assetBlobKey(found.workspaceId, found.row.id);
-    return { record: found.row, workspaceId: found.workspaceId, blobKey, path: store.blobs.pathOf(blobKey) };
+    return {
+      record: found.row,
+      workspaceId: found.workspaceId,
+      blobKey,
+      path: store.blobs.pathOf(blobKey),
+      read: (range) => store.blobs.get(blobKey, range),
+      localFile: () => store.blobs.localFile(blobKey),
+    };
   }
 
   /** An asset of the workspace holding exactly these bytes (sync sends bytes a workspace already has once). */

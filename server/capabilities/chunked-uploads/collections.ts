@@ -4,5 +4,5 @@ import type { ChunkedUploadRecord } from './schema.js';
 export const chunkedUploads = defineCollection<ChunkedUploadRecord>({
   name: 'chunked-uploads',
   scope: 'workspace',
-  fields: { status: 'text', expiresAt: 'text', createdAt: 'text' },
+  fields: { status: 'text', expiresAt: 'text', createdAt: 'text', rev: 'number', claimUntil: 'text' },
 });

@@ -1,4 +1,4 @@
-/** Chunked upload routes (spec §4.3, DESIGN §3): key with the transcription service only. */
+/** Chunked upload routes (docs/transcription.md#chunked-upload): key with the transcription service only. */
 import { z } from 'zod';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';

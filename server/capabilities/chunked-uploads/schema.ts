@@ -1,4 +1,4 @@
-/** Chunked upload records and request/response schemas (DESIGN §3 Chunked upload). */
+/** Chunked upload records and request/response schemas (docs/transcription.md#chunked-upload). */
 import { z } from 'zod';
 import { Asset } from '../assets/schema.js';
 import { Transcript } from '../transcripts/schema.js';
@@ -21,8 +21,12 @@ export type ChunkedUploadRecord = {
   partCount: number;
   language?: string;
   prompt?: string;
-  status: 'open' | 'completed' | 'aborted' | 'expired';
+  /** `completing`: a complete is under way (until `claimUntil`); clients see it as open. */
+  status: 'open' | 'completing' | 'completed' | 'aborted' | 'expired';
   parts: Record<string, PartRecord>;
+  /** Bumped by every change of `parts` or `status`, so a write from another node cannot overwrite one unseen. */
+  rev?: number;
+  claimUntil?: string | null;
   result?: { transcriptId: string; assetId: string };
   /** Set for uploads another capability completes (`sync-pack`): what it needs at complete, and what it answered. */
   purpose?: string;

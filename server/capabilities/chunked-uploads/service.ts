@@ -13,7 +13,7 @@
  * complete joins all parts from disk as before: correctness never depends on the fast path.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, rmdir, stat, truncate } from 'node:fs/promises';
+import { rename, rm, truncate } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -29,15 +29,8 @@ import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { chunkedUploads } from './collections.js';
-import {
-  assemblyPath,
-  commitPart,
-  partSizesOnDisk,
-  reassemble,
-  receivePart,
-  removeStaleTemps,
-  type Tee,
-} from './part-files.js';
+import type { Tee } from './part-files.js';
+import { partStoreFor } from './part-store.js';
 import {
   type BeginChunkedBody,
   type ChunkedUploadRecord,
@@ -51,9 +44,11 @@ export interface ChunkedDeps {
   assets: AssetService;
   transcripts: TranscriptService;
   maxBytes: number;
-  /** Where parts wait on this node's disk until complete. */
+  /** Where parts wait until complete when blobs are files (part-store.ts); else they wait in the blob store. */
   partsRoot: string;
   now?: () => number;
+  /** How long a complete holds the upload before another may take it over (a node that died mid-complete). */
+  completeLeaseMs?: number;
 }
 
 export function createChunkedUploads({
@@ -63,14 +58,19 @@ export function createChunkedUploads({
   maxBytes,
   partsRoot,
   now = Date.now,
+  completeLeaseMs = 10 * 60_000,
 }: ChunkedDeps) {
   const uploads = (workspaceId: string) => store.collection(chunkedUploads, workspaceId);
-  const dirOf = (workspaceId: string, id: string) => join(partsRoot, workspaceId, id);
+  const parts = partStoreFor(store, partsRoot);
+  /** Serialises commits and completes of one upload in this process; other nodes are kept out by conditional writes. */
   const locks = new Map<string, Promise<unknown>>();
-  /** In-order assembly state by upload id: parts 0..next-1 are in assembly.tmp (`size` bytes) and in `hash`. */
+  /**
+   * In-order assembly state by upload id: parts 0..next-1 are in assembly.tmp (`size` bytes, their SHA-256s in
+   * `shas`) and in `hash`. Only this process's PUTs tee into it; complete checks `shas` against the record.
+   */
   const assemblies = new Map<
     string,
-    { next: number; size: number; hash: Hash; busy: boolean; broken: boolean }
+    { next: number; size: number; hash: Hash; shas: string[]; busy: boolean; broken: boolean }
   >();
   /** How completes joined the file: `fast` (assembly only), `resumed` (assembly + later parts), `full` (all parts). */
   const stats = { fast: 0, resumed: 0, full: 0 };
@@ -112,14 +112,22 @@ export function createChunkedUploads({
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
     };
-    await mkdir(dirOf(workspaceId, record.id), { recursive: true });
+    await parts.prepare(workspaceId, record.id);
     const inserted = await uploads(workspaceId)
       .insert(record)
       .catch(async (error) => {
-        await rm(dirOf(workspaceId, record.id), { recursive: true, force: true });
+        await parts.remove(workspaceId, record.id);
         throw error;
       });
-    assemblies.set(record.id, { next: 0, size: 0, hash: createHash('sha256'), busy: false, broken: false });
+    if (parts.assemblyOf)
+      assemblies.set(record.id, {
+        next: 0,
+        size: 0,
+        hash: createHash('sha256'),
+        shas: [],
+        busy: false,
+        broken: false,
+      });
     return inserted;
   }
 
@@ -167,18 +175,17 @@ export function createChunkedUploads({
     if (declared !== undefined && Number(declared) < expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; Content-Length is ${declared}`);
     const digest = declaredDigest(req.headers);
-    const dir = dirOf(workspaceId, id);
     // the next part in order, and no other PUT is teeing: this one also goes to the assembly (one at a time)
     const asm = assemblies.get(id);
     let tee: Tee | undefined;
-    if (asm && !asm.broken && !asm.busy && index === asm.next) {
+    if (asm && parts.assemblyOf && !asm.broken && !asm.busy && index === asm.next) {
       asm.busy = true;
-      tee = { path: assemblyPath(dir), start: asm.size, hash: asm.hash.copy() };
+      tee = { path: parts.assemblyOf(workspaceId, id), start: asm.size, hash: asm.hash.copy() };
     }
     try {
-      const part = await receivePart(req, dir, index, expected, tee);
+      const part = await parts.receive(workspaceId, id, index, req, expected, tee);
       if (digest && digest !== part.sha256) {
-        await rm(part.tmpPath, { force: true });
+        await part.discard();
         throw badRequest(
           `Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`,
         );
@@ -186,29 +193,61 @@ export function createChunkedUploads({
       return await locked(id, async () => {
         const current = await uploads(workspaceId).get(id);
         if (current?.status !== 'open') {
-          await rm(part.tmpPath, { force: true });
+          await part.discard();
           await findOpen(workspaceId, id); // throws the right status
-          throw conflict('This upload is already completed');
+          throw conflict(
+            current?.status === 'completing'
+              ? 'This upload is being completed'
+              : 'This upload is already completed',
+          );
         }
         const previous = current.parts[index];
-        await commitPart(part.tmpPath, dir, index);
+        await part.commit();
         const state = assemblies.get(id);
         if (state && tee && state === asm && part.teed && !state.broken && state.next === index) {
           state.hash = tee.hash; // the part is whole, verified and in place: its bytes join the running hash
           state.size += part.size;
+          state.shas[index] = part.sha256;
           state.next++;
         } else if (state && index < state.next && previous?.sha256 !== part.sha256) state.broken = true;
-        const record = { size: part.size, sha256: part.sha256, receivedAt: new Date(now()).toISOString() };
-        // Under the lock: no other commit or complete of this upload runs between the read above and this write.
-        await uploads(workspaceId).update(
-          id,
-          { parts: { ...current.parts, [index]: record } },
-          { if: { status: 'open' } },
-        );
+        await recordPart(workspaceId, id, index, {
+          size: part.size,
+          sha256: part.sha256,
+          receivedAt: new Date(now()).toISOString(),
+        });
         return { index, size: part.size, sha256: part.sha256 };
       });
     } finally {
       if (tee && asm) asm.busy = false;
+    }
+  }
+
+  /**
+   * Adds a part to the record. Under the lock no other commit of this process interleaves; a commit through
+   * another node may, so the write is conditional on the revision read and retried on a lost race.
+   */
+  async function recordPart(
+    workspaceId: string,
+    id: string,
+    index: number,
+    part: ChunkedUploadRecord['parts'][string],
+  ) {
+    for (;;) {
+      const current = await uploads(workspaceId).get(id);
+      if (current?.status !== 'open') {
+        await findOpen(workspaceId, id);
+        throw conflict(
+          current?.status === 'completing'
+            ? 'This upload is being completed'
+            : 'This upload is already completed',
+        );
+      }
+      const written = await uploads(workspaceId).update(
+        id,
+        { parts: { ...current.parts, [index]: part }, rev: (current.rev ?? 0) + 1 },
+        { if: { status: 'open', rev: current.rev ?? null } },
+      );
+      if (written) return;
     }
   }
 
@@ -218,31 +257,40 @@ export function createChunkedUploads({
       .map(([index, p]) => ({ index: Number(index), size: p.size, sha256: p.sha256 }))
       .sort((a, b) => a.index - b.index);
     const missingParts = range(upload.partCount).filter((i) => !upload.parts[i]);
-    return { ...present(upload), status: upload.status, receivedParts, missingParts, ...upload.result };
+    // `completing` is a complete under way (on some node): to the client the upload is still open
+    const shown = upload.status === 'completing' ? 'open' : upload.status;
+    return { ...present(upload), status: shown, receivedParts, missingParts, ...upload.result };
   }
 
   /** Reassembles, verifies, creates the asset and a pending transcript; a second call returns the same ids. */
   function complete(workspaceId: string, id: string): Promise<{ transcriptId: string; assetId: string }> {
     return locked(id, async () => {
-      const upload = await findOpen(workspaceId, id);
-      if (upload.purpose) throw conflict(`This upload is a ${upload.purpose}; it is completed elsewhere`);
+      const found = await findOpen(workspaceId, id);
+      if (found.purpose) throw conflict(`This upload is a ${found.purpose}; it is completed elsewhere`);
+      if (found.status === 'completed' && found.result) return found.result;
+      const upload = await claimCompletion(workspaceId, found);
       if (upload.status === 'completed' && upload.result) return upload.result;
-      const ids = resultIdsOf(upload.id);
-      if (!(await assets.get(workspaceId, ids.assetId).catch(() => undefined)))
-        await createAsset(workspaceId, upload);
-      const transcript =
-        (await transcripts.find(workspaceId, ids.transcriptId).catch(() => undefined)) ??
-        (await transcripts.create(workspaceId, {
-          id: ids.transcriptId,
-          audioAssetId: ids.assetId,
-          source: 'chunked',
-          language: upload.language,
-          prompt: upload.prompt,
-        }));
-      const result = { transcriptId: transcript.id, assetId: ids.assetId };
-      await uploads(workspaceId).update(id, { status: 'completed', result });
-      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
-      return result;
+      try {
+        const ids = resultIdsOf(upload.id);
+        if (!(await assets.get(workspaceId, ids.assetId).catch(() => undefined)))
+          await createAsset(workspaceId, upload);
+        const transcript =
+          (await transcripts.find(workspaceId, ids.transcriptId).catch(() => undefined)) ??
+          (await transcripts.create(workspaceId, {
+            id: ids.transcriptId,
+            audioAssetId: ids.assetId,
+            source: 'chunked',
+            language: upload.language,
+            prompt: upload.prompt,
+          }));
+        const result = { transcriptId: transcript.id, assetId: ids.assetId };
+        await uploads(workspaceId).update(id, { status: 'completed', result, claimUntil: null });
+        await parts.remove(workspaceId, id);
+        return result;
+      } catch (error) {
+        await reopen(workspaceId, upload);
+        throw error;
+      }
     });
   }
 
@@ -260,15 +308,59 @@ export function createChunkedUploads({
     ) => Promise<R>,
   ): Promise<R> {
     return locked(id, async () => {
-      const upload = await findOpen(workspaceId, id);
-      if (upload.purpose !== purpose) throw notFound('Upload');
+      const found = await findOpen(workspaceId, id);
+      if (found.purpose !== purpose) throw notFound('Upload');
+      if (found.status === 'completed') return found.outcome as R;
+      const upload = await claimCompletion(workspaceId, found);
       if (upload.status === 'completed') return upload.outcome as R;
-      const whole = await joinVerified(workspaceId, upload);
-      const outcome = await consume(whole, upload);
-      await uploads(workspaceId).update(id, { status: 'completed', outcome });
-      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
-      return outcome;
+      try {
+        const outcome = await consume(await joinVerified(workspaceId, upload), upload);
+        await uploads(workspaceId).update(id, { status: 'completed', outcome, claimUntil: null });
+        await parts.remove(workspaceId, id);
+        return outcome;
+      } catch (error) {
+        await reopen(workspaceId, upload);
+        throw error;
+      }
     });
+  }
+
+  /** Open again after a failed complete, so the client can re-send what was wrong and complete again. */
+  async function reopen(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
+    await uploads(workspaceId)
+      .update(
+        upload.id,
+        { status: 'open', claimUntil: null },
+        { if: { status: 'completing', claimUntil: upload.claimUntil ?? null } },
+      )
+      .catch(() => undefined);
+  }
+
+  /**
+   * Takes the upload for one complete (open → completing, with a deadline), so two completes through two nodes
+   * never build its asset at once. A complete whose node died is taken over once its deadline has passed.
+   */
+  async function claimCompletion(
+    workspaceId: string,
+    upload: ChunkedUploadRecord,
+  ): Promise<ChunkedUploadRecord> {
+    const claimUntil = new Date(now() + completeLeaseMs).toISOString();
+    const stale = upload.status === 'completing' && (upload.claimUntil ?? '') < new Date(now()).toISOString();
+    const claimed = await uploads(workspaceId).update(
+      upload.id,
+      { status: 'completing', claimUntil, rev: (upload.rev ?? 0) + 1 },
+      {
+        if: stale
+          ? { status: 'completing', claimUntil: upload.claimUntil ?? null }
+          : { status: 'open', rev: upload.rev ?? null },
+      },
+    );
+    if (claimed) return claimed;
+    const now_ = await find(workspaceId, upload.id);
+    if (now_.status === 'completed') return now_;
+    if (now_.status === 'open') return claimCompletion(workspaceId, now_); // a part was recorded meanwhile
+    if (now_.status === 'completing') throw conflict('This upload is being completed; ask again in a moment');
+    return findOpen(workspaceId, upload.id); // aborted or expired: throws 410
   }
 
   /** Verifies the parts, joins them and makes the asset, with the id that this upload's complete always uses. */
@@ -286,8 +378,7 @@ export function createChunkedUploads({
   /** Checks every part is there at its size, joins them into a temp file and checks the whole size and hash. */
   async function joinVerified(workspaceId: string, upload: ChunkedUploadRecord) {
     const { id } = upload;
-    const dir = dirOf(workspaceId, id);
-    const sizes = await partSizesOnDisk(dir, upload.partCount);
+    const sizes = await parts.sizes(workspaceId, id, upload.partCount);
     const missing = range(upload.partCount).filter((i) => !sizes.has(i));
     const wrong = range(upload.partCount).filter(
       (i) => sizes.has(i) && sizes.get(i) !== expectedSize(upload, i),
@@ -295,7 +386,7 @@ export function createChunkedUploads({
     if (missing.length || wrong.length)
       throw badRequest(partsProblem(missing, wrong), { missingParts: missing, wrongSizeParts: wrong });
     const target = join(store.tmpDir, `chunked-${id}-${Date.now()}`);
-    const whole = await joinWhole(id, dir, upload.partCount, target);
+    const whole = await joinWhole(workspaceId, upload, target);
     if (whole.size !== upload.size || (upload.sha256 && whole.sha256 !== upload.sha256)) {
       await rm(target, { force: true });
       throw badRequest(
@@ -307,22 +398,32 @@ export function createChunkedUploads({
     return { path: target, ...whole };
   }
 
-  /** The whole file at `target`: from the assembly when it is usable (fast path), else from every part. */
-  async function joinWhole(id: string, dir: string, partCount: number, target: string) {
+  /**
+   * The whole file at `target`: from the assembly when it is usable (fast path), else from every part. The
+   * assembly is usable only if each part in it is the one the record holds: a re-send through another node
+   * replaces a part without this process seeing it.
+   */
+  async function joinWhole(workspaceId: string, upload: ChunkedUploadRecord, target: string) {
+    const { id, partCount } = upload;
     const asm = assemblies.get(id);
     assemblies.delete(id); // its hash is finished below, or it is of no use: a later complete joins all parts
-    if (!asm || asm.broken || asm.busy || asm.next === 0) {
+    const matches = asm && range(asm.next).every((i) => asm.shas[i] === upload.parts[i]?.sha256);
+    if (!asm || !parts.assemblyOf || !matches || asm.broken || asm.busy || asm.next === 0) {
       stats.full++;
-      return reassemble(dir, partCount, target);
+      return parts.join(workspaceId, id, partCount, target);
     }
-    const path = assemblyPath(dir);
+    const path = parts.assemblyOf(workspaceId, id);
     let whole: { size: number; sha256: string };
     if (asm.next === partCount) {
       stats.fast++;
       whole = { size: asm.size, sha256: asm.hash.digest('hex') };
     } else {
       stats.resumed++;
-      whole = await reassemble(dir, partCount, path, { from: asm.next, size: asm.size, hash: asm.hash });
+      whole = await parts.join(workspaceId, id, partCount, path, {
+        from: asm.next,
+        size: asm.size,
+        hash: asm.hash,
+      });
     }
     await truncate(path, whole.size); // nothing past the parts (a failed tee never writes past its own part)
     await rename(path, target);
@@ -335,8 +436,14 @@ export function createChunkedUploads({
       throw conflict('This upload is already completed; delete its transcript instead');
     await locked(id, async () => {
       assemblies.delete(id);
-      await uploads(workspaceId).update(id, { status: 'aborted', parts: {} }, { if: { status: 'open' } });
-      await rm(dirOf(workspaceId, id), { recursive: true, force: true });
+      const aborted = await uploads(workspaceId).update(
+        id,
+        { status: 'aborted', parts: {} },
+        { if: { status: 'open' } },
+      );
+      if (aborted) await parts.remove(workspaceId, id);
+      else if ((await find(workspaceId, id)).status === 'completing')
+        throw conflict('This upload is being completed');
     });
   }
 
@@ -350,45 +457,40 @@ export function createChunkedUploads({
     graceMs = 3600_000,
   } = {}): Promise<{ expired: number; orphans: number }> {
     let expired = 0;
-    for (const workspaceId of await store.workspacesWith(chunkedUploads)) {
-      for (const upload of await uploads(workspaceId).all({ status: 'open' })) {
-        if (startup) await removeStaleTemps(dirOf(workspaceId, upload.id));
-        if (!isExpired(upload)) continue;
+    const withUploads = await store.workspacesWith(chunkedUploads);
+    for (const workspaceId of withUploads) {
+      for (const upload of await uploads(workspaceId).all({ status: { in: ['open', 'completing'] } })) {
+        if (startup && upload.status === 'open') await parts.removeStaleTemps(workspaceId, upload.id);
+        const abandoned =
+          upload.status === 'completing' && (upload.claimUntil ?? '') < new Date(now()).toISOString();
+        if (!isExpired(upload) || (upload.status === 'completing' && !abandoned)) continue;
         await locked(upload.id, async () => {
           assemblies.delete(upload.id);
-          await uploads(workspaceId).update(
+          const gone = await uploads(workspaceId).update(
             upload.id,
             { status: 'expired', parts: {} },
-            { if: { status: 'open' } },
+            { if: { status: upload.status, rev: upload.rev ?? null } },
           );
-          await rm(dirOf(workspaceId, upload.id), { recursive: true, force: true });
+          if (gone) {
+            await parts.remove(workspaceId, upload.id);
+            expired++;
+          }
         });
-        expired++;
       }
     }
-    return { expired, orphans: await sweepOrphanDirs(startup ? 0 : graceMs) };
+    return { expired, orphans: await sweepOrphanParts(withUploads, startup ? 0 : graceMs) };
   }
 
-  async function sweepOrphanDirs(graceMs: number): Promise<number> {
+  async function sweepOrphanParts(withUploads: string[], graceMs: number): Promise<number> {
     let orphans = 0;
-    for (const workspaceId of await readdir(partsRoot).catch(() => [] as string[])) {
-      for (const id of await readdir(join(partsRoot, workspaceId)).catch(() => [] as string[])) {
-        const dir = dirOf(workspaceId, id);
-        const upload = await uploads(workspaceId)
-          .get(id)
-          .catch(() => undefined);
-        if (upload?.status === 'open') continue;
-        const age =
-          Date.now() -
-          (await stat(dir).then(
-            (s) => s.mtimeMs,
-            () => 0,
-          ));
-        if (age < graceMs) continue;
-        await rm(dir, { recursive: true, force: true });
-        orphans++;
-      }
-      await rmdir(join(partsRoot, workspaceId)).catch(() => undefined); // only if now empty
+    for await (const { workspaceId, id, modifiedAt } of parts.stored(withUploads)) {
+      const upload = await uploads(workspaceId)
+        .get(id)
+        .catch(() => undefined);
+      if (upload?.status === 'open' || upload?.status === 'completing') continue;
+      if (Date.now() - modifiedAt < graceMs) continue;
+      await parts.remove(workspaceId, id);
+      orphans++;
     }
     return orphans;
   }
@@ -404,8 +506,7 @@ export function createChunkedUploads({
     present,
     find,
     stats,
-    dropWorkspace: (workspaceId: string) =>
-      rm(join(partsRoot, workspaceId), { recursive: true, force: true }),
+    dropWorkspace: (workspaceId: string) => parts.removeWorkspace(workspaceId),
   };
 }
 

@@ -69,12 +69,15 @@ export const signInCallback = defineRawRoute({
   handler: async ({ query, ctx }, { identity, config }) => {
     const session = await identity.redeemLink(query.token);
     if (!session) throw gone('This sign-in link was already used or has expired; ask for a new one');
+    const secure = config.publicUrl?.startsWith('https:') ?? false;
+    // Behind a TLS-terminating proxy this node speaks plain HTTP; the public URL says the browser does not.
+    if (secure) ctx.cookies.secure = true;
     ctx.cookies.set(SESSION_COOKIE, session.token, {
       httpOnly: true,
       sameSite: 'lax',
       path: '/',
       maxAge: session.maxAgeMs,
-      secure: config.publicUrl?.startsWith('https:') ?? false,
+      secure,
       overwrite: true,
     });
     return reply.redirect('/');

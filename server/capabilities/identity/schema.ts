@@ -65,4 +65,6 @@ export type SignInTokenRow = {
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
+  /** Only for a link announced without a mailer: the owner lists it to pass on by hand (from any node). */
+  url?: string;
 };

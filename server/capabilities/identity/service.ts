@@ -1,4 +1,4 @@
-/** Identity: sign-in links, sessions, profiles and the invite-only waitlist (spec §5, DESIGN §2). */
+/** Identity: sign-in links, sessions, profiles and the invite-only waitlist (docs/api.md, docs/headless.md). */
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
 import type { Viewer } from '../../http/viewer.js';
@@ -6,6 +6,7 @@ import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/types.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import * as collections from './collections.js';
+import { createMailer } from './mailer.js';
 import type { Profile, User, WaitlistEntry } from './schema.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -24,14 +25,14 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   const sessions = store.instance(collections.sessions);
   const links = store.instance(collections.signInLinks);
   const waitlist = store.instance(collections.waitlist);
-  const recentLinks: { email: string; url: string; expiresAt: string }[] = [];
+  const mailer = config.smtp ? createMailer(config.smtp, log) : undefined;
   const now = () => new Date().toISOString();
 
   const userByEmail = async (email: string) => (await store.lookup(collections.users, 'email', email))?.row;
   const entryOf = async (email: string) => (await store.lookup(collections.waitlist, 'email', email))?.row;
   const isOwnerEmail = (email: string) => email === config.ownerEmail;
 
-  /** The owner is always on the safelist as invited (DESIGN §2). */
+  /** The owner is always on the safelist as invited (docs/headless.md). */
   async function bootstrapOwner(): Promise<void> {
     await setStatus(config.ownerEmail, 'invited');
   }
@@ -53,19 +54,24 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   /**
-   * Mints a one-time sign-in link; without a mailer it is printed and listed for the owner. The start-up
-   * owner link is printed by its caller as `Owner sign-in:` instead (`announce: false`).
+   * Mints a one-time sign-in link and sends it by email; without a mailer it is printed and listed for the owner
+   * (kept with the link's row, so every node lists it). The start-up owner link is printed by its caller as
+   * `Owner sign-in:` instead (`announce: false`).
    */
   async function mintSignInLink(email: string, origin: string, { announce = true } = {}): Promise<string> {
     const token = newToken();
     const expiresAt = new Date(Date.now() + LINK_MINUTES * 60_000).toISOString();
-    await links.insert({ id: hashToken(token), email, createdAt: now(), expiresAt });
     const url = `${origin}/auth/callback?token=${token}`;
-    if (announce) {
-      recentLinks.unshift({ email, url, expiresAt });
-      recentLinks.splice(50);
-      log(`Sign-in link for ${email}: ${url}`);
-    }
+    const listed = announce && !mailer;
+    await links.insert({
+      id: hashToken(token),
+      email,
+      createdAt: now(),
+      expiresAt,
+      ...(listed ? { url } : {}),
+    });
+    if (announce && mailer) await mailer.sendSignInLink(email, url, LINK_MINUTES);
+    if (listed) log(`Sign-in link for ${email}: ${url}`);
     return url;
   }
 
@@ -165,7 +171,18 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   const listWaitlist = () => waitlist.all({}, { orderBy: [['createdAt', 'desc']] });
-  const listSignInLinks = () => recentLinks.filter((l) => l.expiresAt > now());
+  /** The 50 newest announced links that have not expired. */
+  async function listSignInLinks() {
+    const page = await links.list({
+      where: { expiresAt: { gt: now() } },
+      orderBy: [['createdAt', 'desc']],
+      limit: 500,
+    });
+    return page.rows
+      .filter((row) => row.url)
+      .slice(0, 50)
+      .map(({ email, url, expiresAt }) => ({ email, url: url!, expiresAt }));
+  }
 
   return {
     bootstrapOwner,

@@ -57,6 +57,17 @@ export const cancelModelDownload = defineRoute({
   handler: ({ params }, { models }) => models.cancelDownload(params.name),
 });
 
+export const deleteModel = defineRoute({
+  method: 'DELETE',
+  path: '/api/v1/models/:name',
+  auth: 'instanceOwner',
+  params: NameParams,
+  summary: 'Delete an installed model file (not the active one: 409); the owner of the instance only',
+  handler: async ({ params }, { models }) => {
+    await models.removeInstalled(params.name);
+  },
+});
+
 export const getModelDownload = defineRoute({
   method: 'GET',
   path: '/api/v1/models/downloads/:name',
@@ -103,6 +114,7 @@ export const modelRoutes = {
   listModels,
   downloadModel,
   cancelModelDownload,
+  deleteModel,
   getModelDownload,
   importModel,
   setActiveModel,

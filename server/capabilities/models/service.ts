@@ -154,9 +154,20 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
     return found?.path;
   }
 
+  /** Deletes an installed model's file; the model that runs transcriptions now cannot be deleted. */
+  async function removeInstalled(name: string): Promise<void> {
+    const file = findCatalogModel(name)?.file ?? name;
+    const installed = (await modelStore.list()).find((m) => m.file === file);
+    if (!installed) throw notFound(`Installed model "${name}"`);
+    if (installed.path === (await active.activePath()))
+      throw conflict(`${file} is the active model: choose another one before deleting it`);
+    await modelStore.remove(file).catch(rethrow);
+  }
+
   return {
     overview,
     installedPath,
+    removeInstalled,
     startDownload,
     cancelDownload,
     download,

@@ -1,4 +1,4 @@
-/** OpenAI `POST /v1/audio/transcriptions` form fields and response bodies (DESIGN "For agents"). Pure. */
+/** OpenAI `POST /v1/audio/transcriptions` form fields and response bodies (docs/agents.md). Pure. */
 import { badRequest } from '../../http/errors.js';
 import { toSrt, toVtt } from '../transcripts/exports.js';
 import type { Transcript } from '../transcripts/schema.js';

@@ -1,33 +1,10 @@
-/** Realtime voice sessions (DESIGN §3 Realtime): mint a short-lived, single-use client secret, then stream over WebSocket. */
-import { z } from 'zod';
+/** Realtime voice sessions (docs/transcription.md#realtime): mint a single-use client secret, then stream over WebSocket. */
 import { defineRoute } from '../../http/define-route.js';
 import { defineSocket } from '../../http/mount-sockets.js';
+import { MintRealtimeBody, RealtimeSession } from './schema.js';
 import { SAMPLE_RATE } from './session.js';
 
 export const REALTIME_WS_PATH = '/api/v1/realtime/ws';
-
-export const MintRealtimeBody = z
-  .strictObject({
-    expiresIn: z
-      .number()
-      .int()
-      .min(10, 'expiresIn is at least 10 seconds')
-      .max(600, 'expiresIn is at most 600 seconds')
-      .default(60)
-      .describe('Seconds the client secret stays valid for connecting (default 60, max 600)'),
-  })
-  .default({ expiresIn: 60 });
-
-export const RealtimeSession = z.object({
-  id: z.string(),
-  clientSecret: z.object({
-    value: z.string().describe('frt_ + 32 base62 chars; single use'),
-    expiresAt: z.string(),
-  }),
-  websocketUrl: z.string().describe('Connect to this URL with ?client_secret=<clientSecret.value> appended'),
-  expiresAt: z.string(),
-  audio: z.object({ format: z.literal('pcm16'), sampleRate: z.literal(SAMPLE_RATE), channels: z.literal(1) }),
-});
 
 export const createRealtimeSession = defineRoute({
   method: 'POST',
@@ -41,8 +18,8 @@ export const createRealtimeSession = defineRoute({
   summary: 'Mint a live transcription session: a short-lived, single-use client secret and the WebSocket URL',
   description:
     'Hand `clientSecret.value` to the client (e.g. a browser); it connects to `websocketUrl?client_secret=<value>` within `expiresIn` seconds (default 60, max 600). A second connect with the same secret is refused (410). See the realtime protocol in /llms-full.txt.',
-  handler: ({ workspace, body, origin }, { realtime }) => {
-    const minted = realtime.mint(workspace.id, body.expiresIn);
+  handler: async ({ workspace, body, origin }, { realtime }) => {
+    const minted = await realtime.mint(workspace.id, body.expiresIn);
     return {
       id: minted.id,
       clientSecret: { value: minted.secret, expiresAt: minted.expiresAt },

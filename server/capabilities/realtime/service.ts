@@ -1,5 +1,6 @@
 /** Realtime sessions: minting single-use client secrets and running the live sessions they open. */
 import type { WebSocket } from 'ws';
+import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import type { ActiveEngine } from '../whisper/active-engine.js';
@@ -7,6 +8,7 @@ import { createRealtimeSecrets } from './secrets.js';
 import { type RealtimeOptions, runRealtimeSession } from './session.js';
 
 export interface RealtimeDeps {
+  store: Store;
   active: ActiveEngine;
   transcripts: TranscriptService;
   assets: AssetService;
@@ -14,8 +16,8 @@ export interface RealtimeDeps {
   options?: Partial<RealtimeOptions>;
 }
 
-export function createRealtimeService({ active, transcripts, assets, tmpDir, options }: RealtimeDeps) {
-  const secrets = createRealtimeSecrets();
+export function createRealtimeService({ store, active, transcripts, assets, tmpDir, options }: RealtimeDeps) {
+  const secrets = createRealtimeSecrets(store);
   const sockets = new Set<WebSocket>();
   return {
     /** For authenticate.ts: `frt_` secrets identify a realtime grant. */

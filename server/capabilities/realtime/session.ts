@@ -14,9 +14,11 @@ import type { TranscriptService } from '../transcripts/service.js';
 import type { ActiveEngine } from '../whisper/active-engine.js';
 import { decodePcmS16ToF32 } from '../whisper/decode-audio.js';
 import type { EngineResult } from '../whisper/types.js';
+import { SAMPLE_RATE } from './schema.js';
 import { writeWav } from './wav.js';
 
-export const SAMPLE_RATE = 16_000;
+export { SAMPLE_RATE };
+
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 
 export interface RealtimeOptions {

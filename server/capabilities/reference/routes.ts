@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
+import { serviceUnavailable } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 
 export const openApiDocument = defineRoute({
@@ -33,14 +34,38 @@ export const llmsFullTxt = defineRoute({
     reply.text(reference.llmsFull(origin), 'text/markdown; charset=utf-8'),
 });
 
+/** Which backend and node answered: behind a proxy, which of the nodes that is. */
+const NodeStatus = z.object({ ok: z.literal(true), backend: z.string(), node: z.string() });
+
 export const health = defineRoute({
   method: 'GET',
   path: '/health',
   auth: 'public',
-  response: z.object({ ok: z.literal(true) }),
-  summary: 'Liveness: answers while the server serves',
+  response: NodeStatus,
+  summary: 'Liveness: answers while the server serves, naming its storage backend and node',
   tag: 'reference',
-  handler: () => ({ ok: true as const }),
+  handler: (_input, { store, config }) => ({
+    ok: true as const,
+    backend: store.backend,
+    node: config.nodeId,
+  }),
 });
 
-export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health };
+export const ready = defineRoute({
+  method: 'GET',
+  path: '/ready',
+  auth: 'public',
+  summary:
+    'Readiness for a proxy: 200 while the store answers, 503 when it does not or the server is closing',
+  response: NodeStatus,
+  tag: 'reference',
+  handler: async (_input, { store, config, lifecycle }) => {
+    if (lifecycle.closing()) throw serviceUnavailable('This node is shutting down');
+    await store.schemaVersion().catch(() => {
+      throw serviceUnavailable('The store does not answer');
+    });
+    return { ok: true as const, backend: store.backend, node: config.nodeId };
+  },
+});
+
+export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health, ready };

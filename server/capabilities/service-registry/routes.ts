@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
 import { SERVICE_NAMES } from '../../http/viewer.js';
+import { ServiceList } from './schema.js';
 
 const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
   assets: 'Uploads, asset records, client-upload grants and public serve URLs (/img, /f, /audio)',
@@ -16,7 +16,7 @@ export const listServices = defineRoute({
   method: 'GET',
   path: '/api/v1/services',
   auth: ['session', 'key'],
-  response: z.object({ data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })) }),
+  response: ServiceList,
   summary: 'The services an API key can be scoped to (any key may call this)',
   tool: 'services_list',
   tag: 'account',

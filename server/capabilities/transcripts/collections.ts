@@ -5,5 +5,5 @@ import type { TranscriptRecord } from './schema.js';
 export const transcriptsCollection = defineCollection<TranscriptRecord>({
   name: 'transcripts',
   scope: 'workspace',
-  fields: { status: 'text', audioAssetId: 'text', createdAt: 'text' },
+  fields: { status: 'text', audioAssetId: 'text', createdAt: 'text', node: 'text', leaseUntil: 'text' },
 });

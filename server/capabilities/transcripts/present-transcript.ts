@@ -10,6 +10,8 @@ export function presentSummary(record: TranscriptRecord & { seq?: number }): Tra
     requestedLanguage: _l,
     prompt: _p,
     modelPath: _m,
+    node: _n,
+    leaseUntil: _lease,
     error,
     ...summary
   } = record;

@@ -1,4 +1,4 @@
-/** The transcripts API (spec §4.3, DESIGN §3 Transcripts): list, detail, export, delete, retry, cancel, transcribe. */
+/** The transcripts API (docs/transcription.md): list, detail, export, delete, retry, cancel, transcribe. */
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';

@@ -1,4 +1,4 @@
-/** Transcript records, their JSON shapes and the request schemas of the transcription routes (DESIGN §3 Transcripts). */
+/** Transcript records, their JSON shapes and the request schemas of the transcription routes (docs/transcription.md). */
 import { z } from 'zod';
 import { PageQuery } from '../../http/paging.js';
 
@@ -47,6 +47,9 @@ export type TranscriptRecord = {
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
+  /** While processing: the node running it, and until when it holds the job unless it renews (queue.ts). */
+  node?: string | null;
+  leaseUntil?: string | null;
 };
 
 const transcriptFields = {

@@ -11,13 +11,7 @@ import type { EngineResult } from '../whisper/types.js';
 import { transcriptsCollection } from './collections.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue, type JobContext, type JobResult, type Settled } from './queue.js';
-import type {
-  ListTranscriptsQuery,
-  Transcript,
-  TranscriptRecord,
-  TranscriptSource,
-  TranscriptSummary,
-} from './schema.js';
+import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
 
 export interface TranscriptServiceDeps {
   store: Store;
@@ -27,6 +21,8 @@ export interface TranscriptServiceDeps {
   log: (line: string) => void;
   /** Jobs run at once on the engine (default 1: the worker runs one job at a time anyway). */
   concurrency?: number;
+  /** Many nodes: this node's name, the lease on a running job, and how often to look for others' work. */
+  queue?: { node: string; leaseMs: number; pollMs?: number };
 }
 
 export interface NewTranscript {
@@ -45,8 +41,9 @@ export function createTranscriptService({
   active,
   log,
   concurrency = 1,
+  queue: queueOptions,
 }: TranscriptServiceDeps) {
-  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency });
+  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency, ...queueOptions });
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
 
   async function runJob({ workspaceId, transcript, signal, progress }: JobContext): Promise<JobResult> {
@@ -222,7 +219,7 @@ export function createTranscriptService({
     /** Start-up: re-queue interrupted jobs, then start the queue. */
     async start(): Promise<void> {
       await queue.recover();
-      queue.kick();
+      queue.start();
     },
     close: () => queue.stop(),
     /** Workspace deleted: its running job stops (its files go with the workspace directory). */

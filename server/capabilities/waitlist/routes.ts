@@ -46,7 +46,7 @@ export const listSignInLinks = defineRoute({
   response: z.object({ data: z.array(SignInLink) }),
   summary: 'Sign-in links minted without a mailer, to pass on by hand (instance owner only)',
   tag: 'waitlist',
-  handler: (_input, { identity }) => ({ data: identity.listSignInLinks() }),
+  handler: async (_input, { identity }) => ({ data: await identity.listSignInLinks() }),
 });
 
 export const waitlistRoutes = { joinWaitlist, listWaitlist, inviteFromWaitlist, listSignInLinks };

@@ -1,7 +1,7 @@
 /**
  * The engine for the active model: `--whisper-model` from start-up, else the model chosen in the model manager.
  * Built lazily (no model, no worker) and rebuilt when the active model changes. When there is no usable model,
- * `engine()` throws an error whose message says how to install one (DESIGN §2).
+ * `engine()` throws an error whose message says how to install one (docs/headless.md).
  */
 import { basename, join } from 'node:path';
 import { readModelHeader } from '../models/model-header.js';
@@ -17,6 +17,8 @@ export interface ActiveEngineDeps {
   /** `--whisper-model`: wins until a model is chosen at run time (PUT /api/v1/models/active). */
   overridePath?: string;
   threads: number;
+  /** The worker binary, where it is not in the checkout's build/whisper/ (a packaged app). */
+  workerPath?: string;
   tmpDir: string;
   log: (line: string) => void;
   /** For tests: a fake engine instead of the whisper.cpp worker. */
@@ -31,7 +33,13 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
   let current: { path: string; engine: WhisperEngine } | undefined;
   const build =
     deps.createEngine ??
-    ((modelPath: string) => createWhisperEngine({ modelPath, threads: deps.threads, tmpDir: deps.tmpDir }));
+    ((modelPath: string) =>
+      createWhisperEngine({
+        modelPath,
+        threads: deps.threads,
+        tmpDir: deps.tmpDir,
+        workerPath: deps.workerPath,
+      }));
 
   /** The path of the model to use, or undefined when none is configured. */
   async function activePath(): Promise<string | undefined> {

@@ -6,13 +6,12 @@ import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { assertBlobKey } from '../blob-key.js';
 import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
 import { createDirSyncer } from './durable-file.js';
 import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
-
-const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
 export type FileBlobOptions = {
   root: string;
@@ -25,9 +24,7 @@ export type FileBlobOptions = {
 export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobOptions): BlobStore {
   const syncDirShared = createDirSyncer();
   function pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
-      throw new Error(`Invalid blob key: ${key}`);
-    return join(root, key);
+    return join(root, assertBlobKey(key));
   }
 
   async function guarded<T>(key: string, write: () => Promise<T>): Promise<T> {

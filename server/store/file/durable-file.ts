@@ -1,5 +1,5 @@
 // What makes a write survive power loss, not only a crash: fsync the file, then the directory that names it
-// (reliability anchors §5: steno and lowdb never fsync; missing fsync around rename is ALICE's classic bug).
+// (lowdb's writer never fsyncs; a missing fsync around rename is the classic way to lose a file).
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type FaultInjector, injectedError } from './faults.js';

@@ -214,13 +214,18 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       }));
       return { changes, ...page };
     },
-    async workspacesWith(spec) {
+    async workspacesWith(spec, where) {
       const scopes = new Set<string>();
       for (const id of [...loaded.keys(), ...opened.keys()]) {
         const scope = id.slice(0, id.indexOf('/'));
         if (id === `${scope}/${spec.name}` && scope !== INSTANCE) scopes.add(scope);
       }
-      return [...scopes].filter((scope) => !gate.isDropped(scope));
+      const live = [...scopes].filter((scope) => !gate.isDropped(scope));
+      if (!where) return live;
+      const holding = await Promise.all(
+        live.map(async (scope) => (await open(spec, scope).count(where)) > 0),
+      );
+      return live.filter((_, i) => holding[i]);
     },
     async dropWorkspace(workspaceId) {
       await open(droppedWorkspaces, INSTANCE)

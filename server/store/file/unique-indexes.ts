@@ -1,4 +1,4 @@
-// Unique fields of one collection name across every scope (DESIGN: slugs and serve keys are unique instance-wide),
+// Unique fields of one collection name across every scope (slugs and serve keys are unique instance-wide: docs/api.md),
 // kept in memory so inserts check them and `Store.lookup` finds a row without knowing its workspace.
 import { StoreConflict } from '../errors.js';
 import type { CollectionSpec, Row } from '../types.js';

@@ -1,7 +1,7 @@
 import { apiKeys } from '../../capabilities/keys/collections.js';
 import type { Migration } from './index.js';
 
-/** Keys created before services existed get assets and transcription, nothing else (spec §5). */
+/** Keys created before services existed get assets and transcription, nothing else. */
 export const backfillKeyServices: Migration = {
   version: 1,
   name: 'backfill-key-services',

@@ -8,8 +8,9 @@ export const assetSearchText: Migration = {
   async up(store) {
     for (const workspaceId of await store.workspacesWith(assetsCollection)) {
       const assets = store.collection(assetsCollection, workspaceId);
-      for (const asset of await assets.all({ searchText: null }))
-        await assets.update(asset.id, { searchText: searchTextOf(asset) });
+      const stale = await assets.all({ searchText: null });
+      // Together, so the store commits them in a few batches rather than one write each.
+      await Promise.all(stale.map((asset) => assets.update(asset.id, { searchText: searchTextOf(asset) })));
     }
   },
 };

@@ -1,7 +1,6 @@
 /** The assets tests' view of the shared test server: a URL, its data dir, and an assets key. */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startTestServer } from '../../helpers/server.js';
+import { blobKeys, scratchFiles } from '../../helpers/stored.js';
 import { multipart, type Part, postRaw } from './fixtures.js';
 
 export async function startAssetsServer(overrides: Parameters<typeof startTestServer>[0] = {}) {
@@ -20,18 +19,14 @@ export async function startAssetsServer(overrides: Parameters<typeof startTestSe
       const { body, contentType } = multipart(parts);
       return postRaw(`${srv.url}/api/v1/uploads`, { ...headers, 'content-type': contentType }, body);
     },
-    /** Every file under the data dir's tmp and workspaces/<id>/files, to prove nothing partial stays behind. */
+    /** Every file in the store's scratch dir and under workspaces/<id>/files, to prove nothing partial stays behind. */
     storedFiles: async () => {
-      const tmp = (await readdir(join(srv.dataDir, 'tmp')).catch(() => [])).map((f) => `tmp/${f}`);
-      const workspaces = await readdir(join(srv.dataDir, 'workspaces')).catch(() => []);
-      const files = await Promise.all(
-        workspaces.map(async (w) =>
-          (await readdir(join(srv.dataDir, 'workspaces', w, 'files')).catch(() => [])).map(
-            (f) => `${w}/${f}`,
-          ),
-        ),
-      );
-      return [...tmp, ...files.flat()];
+      const tmp = (await scratchFiles(srv)).map((f) => `tmp/${f}`);
+      const files = (await blobKeys(srv, 'workspaces'))
+        .map((key) => key.split('/'))
+        .filter((parts) => parts[2] === 'files')
+        .map((parts) => `${parts[1]}/${parts.slice(3).join('/')}`);
+      return [...tmp, ...files];
     },
     close: () => srv.close(),
   };

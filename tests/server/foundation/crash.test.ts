@@ -1,4 +1,4 @@
-// Reliability anchors E.21 (the MongoDB SERVER-20617 shape): kill -9 the server at a random moment during
+// The shape of MongoDB's "journaled writes survive a kill -9" test: kill -9 the server at a random moment during
 // sustained acknowledged writes, restart, and every write that got a 2xx is there; every file parses.
 // FOLIO_CRASH_ROUNDS sets the number of rounds (default 20; try 200 locally).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';

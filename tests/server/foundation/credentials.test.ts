@@ -1,4 +1,4 @@
-// Spec §5 "who may do what", driven by the route table, plus the key error matrix (anchors F.26–27).
+// Who may do what (docs/api.md), driven by the route table, plus the key error matrix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.js';

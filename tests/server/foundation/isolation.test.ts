@@ -1,4 +1,4 @@
-// Spec §1 rule 1, DESIGN §3: another workspace's ids answer 404 (never 403) and change nothing.
+// Another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { syncConflicts } from '../../../server/capabilities/sync/collections.js';
@@ -56,6 +56,9 @@ const targets: Record<string, { id: () => string[]; patch: object; post?: object
   '/api/v1/sync/packs/:id/parts/0': { id: () => [bobPack], patch: {} },
   '/api/v1/sync/conflicts/:id': { id: () => [bobConflict], patch: {} },
   '/api/v1/sync/conflicts/:id/resolve': { id: () => [bobConflict], patch: {}, post: { keep: 'copy' } },
+  '/api/v1/session-uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
+  '/api/v1/session-uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
+  '/api/v1/session-uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
 /** Transcripts need a finished transcription to exist; tests/server/transcripts checks their isolation. */

@@ -1,4 +1,4 @@
-// Spec §5 (key services) and §7.2: a key used outside its services gets 403 naming the service.
+// A key used outside its services gets 403 naming the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';

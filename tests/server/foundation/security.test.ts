@@ -1,4 +1,4 @@
-// DESIGN §4 and reliability anchors A.2 (Host allow-list), A.4 (CSRF on the session), rate and size limits.
+// docs/security.md: the Host allow-list, the exact Origin on cookie writes, rate and size limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadAsset } from '../../helpers/factories.js';
 import { rawGet, rawRequest } from '../../helpers/raw-http.js';

@@ -1,4 +1,4 @@
-// DESIGN §2 start-up contract and spec §5 invite-only sign-in, through the real headless entry point.
+// The start-up contract (docs/headless.md) and invite-only sign-in, through the real headless entry point.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ async function waitForLine(pattern: RegExp, timeoutMs = 5_000): Promise<RegExpEx
 }
 
 describe('headless start-up and sign-in', () => {
-  it('prints the two start-up lines of DESIGN §2, listening first, on the port it picked', () => {
+  it('prints the two start-up lines, listening first, on the port it picked', () => {
     const listening = child.lines.findIndex((l) => /^Folio listening on http:\/\/127\.0\.0\.1:\d+$/.test(l));
     const owner = child.lines.findIndex((l) =>
       /^Owner sign-in: http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=[A-Za-z0-9_-]{20,}$/.test(l),

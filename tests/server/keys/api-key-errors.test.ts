@@ -1,10 +1,9 @@
 // API keys as credentials: a revoked key fails on its very next request, malformed keys get 401 {error}, and
 // the secret is shown once and found nowhere else (responses, data directory, logs).
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintSecret } from '../../../server/capabilities/keys/secret.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { storedText } from '../../helpers/stored.js';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -60,18 +59,9 @@ describe('API key errors', () => {
       expect(text).not.toContain(created.secret.slice(created.prefix.length));
     }
     expect(list).toContain(created.prefix);
-    expect(await grepDir(srv.dataDir, created.secret.slice(created.prefix.length))).toEqual([]);
+    const stored = await storedText(srv);
+    expect(stored).toContain(created.prefix);
+    expect(stored).not.toContain(created.secret.slice(created.prefix.length));
     expect(srv.logs.join('\n')).not.toContain(created.secret);
   });
 });
-
-/** Files under `dir` whose bytes contain `needle`. */
-async function grepDir(dir: string, needle: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const hits: string[] = [];
-  for (const e of entries.filter((e) => e.isFile())) {
-    const path = join(e.parentPath, e.name);
-    if ((await readFile(path)).includes(needle)) hits.push(path);
-  }
-  return hits;
-}

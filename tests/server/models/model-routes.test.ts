@@ -106,4 +106,25 @@ describe.skipIf(!engineBuilt)('model manager routes', () => {
       (await srv.as({ bearer: key })('/api/v1/models/tiny.en/download', { method: 'POST' })).status,
     ).toBe(403);
   });
+
+  it('deletes an installed model, but not the active one, and only for the instance owner', async () => {
+    const imported = await session()('/api/v1/models/import', {
+      method: 'POST',
+      body: JSON.stringify({ path: fx.model, file: 'spare.bin' }),
+    });
+    expect(imported.status).toBe(201);
+    const active = ((await (await session()('/api/v1/models')).json()) as Json).active;
+    if (active) {
+      const refused = await session()(`/api/v1/models/${active.file}`, { method: 'DELETE' });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as Json).error).toMatch(/active model/);
+    }
+    expect((await srv.as({ bearer: key })('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    expect((await session()('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(204);
+    const after = (await (await session()('/api/v1/models')).json()) as Json;
+    expect(after.installed.map((m: Json) => m.file)).not.toContain('spare.bin');
+    expect((await session()('/api/v1/models/spare.bin', { method: 'DELETE' })).status).toBe(404);
+  });
 });

@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { realtimeSecrets } from '../../../server/capabilities/realtime/collections.js';
 import { createRealtimeSecrets } from '../../../server/capabilities/realtime/secrets.js';
+import { openTestStore } from '../../helpers/hosted/backend.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import {
   engineBuilt,
@@ -189,16 +194,40 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
 });
 
 describe('realtime client secrets', () => {
-  it('expire, are single use and unknown ones do not resolve', async () => {
-    let now = 1_000_000;
-    const secrets = createRealtimeSecrets(() => now);
-    const a = secrets.mint('ws1', 60);
-    expect(await secrets.resolve(a.secret)).toMatchObject({ purpose: 'realtime', workspaceId: 'ws1' });
-    await expect(secrets.resolve(a.secret)).rejects.toThrow(/already used/);
-    const b = secrets.mint('ws1', 60);
-    now += 60_001;
-    await expect(secrets.resolve(b.secret)).rejects.toThrow(/expired/);
-    expect(await secrets.resolve(`frt_${'a'.repeat(32)}`)).toBeUndefined();
-    expect(await secrets.resolve('frt_short')).toBeUndefined();
+  it('expire, are single use, stored as hashes, and unknown ones do not resolve', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'folio-secrets-'));
+    const { store, close } = await openTestStore(dataDir);
+    try {
+      let now = Date.parse('2026-01-01T00:00:00Z');
+      const secrets = createRealtimeSecrets(store, () => now);
+      const a = await secrets.mint('ws1', 60);
+      expect(await secrets.resolve(a.secret)).toMatchObject({ purpose: 'realtime', workspaceId: 'ws1' });
+      await expect(secrets.resolve(a.secret)).rejects.toThrow(/already used/);
+      const b = await secrets.mint('ws1', 60);
+      expect(JSON.stringify(await store.instance(realtimeSecrets).all())).not.toContain(b.secret);
+      now += 60_001;
+      await expect(secrets.resolve(b.secret)).rejects.toThrow(/expired/);
+      expect(await secrets.resolve(`frt_${'a'.repeat(32)}`)).toBeUndefined();
+      expect(await secrets.resolve('frt_short')).toBeUndefined();
+      now += 60_001;
+      expect(await secrets.sweep()).toBe(2);
+    } finally {
+      await close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('of 20 concurrent connects with one secret exactly one is let in', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'folio-secrets-'));
+    const { store, close } = await openTestStore(dataDir);
+    try {
+      const secrets = createRealtimeSecrets(store);
+      const { secret } = await secrets.mint('ws1', 60);
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => secrets.resolve(secret)));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    } finally {
+      await close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

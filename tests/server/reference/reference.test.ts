@@ -1,4 +1,4 @@
-// DESIGN §3 "Reference": /api/v1/openapi.json and /llms.txt come from the route table the server mounts.
+// docs/agents.md: /api/v1/openapi.json and /llms.txt come from the route table the server mounts.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,14 +146,14 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
       .length;
     expect(transcriptsAfter).toBe(transcriptsBefore);
-    expect(readdirSync(join(srv.dataDir, 'tmp')).filter((f) => f.startsWith('upload-'))).toEqual([]);
+    expect(readdirSync(srv.services.store.tmpDir).filter((f) => f.startsWith('upload-'))).toEqual([]);
   });
 
   it('deletes a transcript with its audio asset; other credentials get 404 and 403', async () => {
     const t = (await (await transcribe(audioForm(fx.speechBytes))).json()) as Json;
     const ws = await workspaceOf();
-    const file = join(srv.dataDir, 'workspaces', ws, 'files', t.audioAssetId);
-    expect(existsSync(file)).toBe(true);
+    const file = `workspaces/${ws}/files/${t.audioAssetId}`;
+    expect(await srv.services.store.blobs.stat(file)).toBeDefined();
     const stranger = await srv.signInApproved('stranger@example.com');
     expect((await srv.as(stranger)(`/api/v1/transcripts/${t.id}`)).status).toBe(404);
     const noService = await srv.createKey({ services: ['assets'] });
@@ -165,7 +165,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
     expect((await api()(`/api/v1/transcripts/${t.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api()(`/api/v1/transcripts/${t.id}`)).status).toBe(404);
     await expect(srv.services.assets.get(ws, t.audioAssetId)).rejects.toThrow(/not found/);
-    expect(existsSync(file)).toBe(false);
+    expect(await srv.services.store.blobs.stat(file)).toBeUndefined();
   });
 
   async function workspaceOf(): Promise<string> {

@@ -1,10 +1,9 @@
 // Workspaces through the API: create, list with usage, rename, delete with everything in it; the personal
 // workspace cannot be deleted; another user's workspace is a 404 and stays as it was.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTenant, createWorkspace, uploadAsset } from '../../helpers/factories.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { blobKeys } from '../../helpers/stored.js';
 
 type Workspace = {
   id: string;
@@ -89,14 +88,14 @@ describe('workspaces', () => {
       key: string;
     };
     expect((await fetch(`${srv.url}/f/${asset.key}`)).status).toBe(200);
-    const filesDir = join(srv.dataDir, 'workspaces', doomed.id);
-    expect(existsSync(filesDir)).toBe(true);
+    const stored = () => blobKeys(srv, `workspaces/${doomed.id}`);
+    expect(await stored()).not.toEqual([]);
 
     expect((await owner()(`/api/v1/workspaces/${doomed.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await listed()).map((w) => w.id)).not.toContain(doomed.id);
     expect((await srv.as({ bearer: key.bearer })('/api/v1/assets')).status).toBe(401);
     expect((await fetch(`${srv.url}/f/${asset.key}`)).status).toBe(404);
-    expect(existsSync(filesDir)).toBe(false);
+    expect(await stored()).toEqual([]);
     const acting = await owner()('/api/v1/assets', { headers: { 'x-folio-workspace': doomed.id } });
     expect(acting.status).toBe(404);
     expect((await owner()(`/api/v1/workspaces/${doomed.id}`, { method: 'DELETE' })).status).toBe(404);

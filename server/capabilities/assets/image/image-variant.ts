@@ -1,6 +1,6 @@
 /**
  * Resolves /img/<chain...>/<key> to a file on disk: the original when no work is needed, else a cached derivative
- * rendered on first request. Explains the effective chain in X-Folio-Transform (mission-anchors §1, our "U").
+ * rendered on first request. Explains the effective chain in X-Folio-Transform, which image CDNs do not.
  */
 import { notFound } from '../../../http/errors.js';
 import type { FoundAsset } from '../service.js';
@@ -9,7 +9,10 @@ import { CONTENT_TYPES, defaultFormatFor, renderImage, TRANSFORMABLE_TYPES } fro
 import { describeOps, parseTransformChain, resolveFormat } from './transform-chain.js';
 
 export interface ImageVariant {
-  path: string;
+  /** A derivative in the local cache, or the original's own file on a local file system. */
+  path?: string;
+  /** The original, when it is served untouched from where the store keeps it (a bucket). */
+  original?: FoundAsset;
   contentType: string;
   etag: string;
   headers: Record<string, string>;
@@ -28,9 +31,9 @@ export async function resolveImageVariant(
   const key = segments[segments.length - 1] ?? '';
   const found = await byKey(key);
   // SVG and non-images never come out of /img: SVG is active content, which only /f serves, as a download.
-  if (found?.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType) || !found.path)
+  if (found?.record.type !== 'image' || !TRANSFORMABLE_TYPES.has(found.record.contentType))
     throw notFound('Image');
-  const { record, path } = found;
+  const { record } = found;
   const chain = parseTransformChain(segments.slice(0, -1));
   const fallback = defaultFormatFor(record.contentType);
   const format = resolveFormat(chain.ops, accept, fallback);
@@ -47,10 +50,20 @@ export async function resolveImageVariant(
     !chain.ops.height &&
     !chain.ops.quality &&
     CONTENT_TYPES[format] === record.contentType;
-  if (untouched)
-    return { path, contentType: record.contentType, etag: `"${record.sha256.slice(0, 32)}"`, headers };
+  if (untouched) {
+    const etag = `"${record.sha256.slice(0, 32)}"`;
+    return { path: found.path, original: found, contentType: record.contentType, etag, headers };
+  }
   const variant = `${describeOps(effective).replace(/,/g, '_')}.${format}`;
-  const cached = await cache.get(record.key, variant, (tmp) => renderImage(path, tmp, chain.ops, format));
+  const cached = await cache.get(record.key, variant, async (tmp) => {
+    const local = found.path ? { path: found.path, release: async () => {} } : await found.localFile();
+    if (!local) throw notFound('Image');
+    try {
+      await renderImage(local.path, tmp, chain.ops, format);
+    } finally {
+      await local.release();
+    }
+  });
   return {
     path: cached,
     contentType: CONTENT_TYPES[format],

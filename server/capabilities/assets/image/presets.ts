@@ -1,4 +1,4 @@
-/** Named presets: macros in the cascade, so ops after them override what they set. `thumb` is Decided (DESIGN §3). */
+/** Named presets: macros in the cascade, so ops after them override what they set. `thumb` fits within 256×256: clients rely on it. */
 import type { TransformOps } from './transform-chain.js';
 
 export const IMAGE_PRESETS: Record<string, TransformOps> = {

@@ -1,5 +1,5 @@
 /**
- * The positional cascade of /img/<preset>/<op>/<op>/:key (DESIGN §3): segments apply left to right and a later one
+ * The positional cascade of /img/<preset>/<op>/<op>/:key: segments apply left to right and a later one
  * overrides what an earlier one set. Returns the effective ops and an explanation for the X-Folio-Transform header.
  */
 import { badRequest } from '../../../http/errors.js';

@@ -35,7 +35,10 @@ export function createConflicts(deps: { store: Store; workspaceId: string; kinds
       if (current && adapter.blobKey && winner.deleted) {
         // The winner deletes the record: its bytes would go with it, so the copy keeps its own.
         const bytes = await store.blobs.get(adapter.blobKey(workspaceId, current));
-        if (bytes) await store.blobs.put((blobKey = copyKey(id)), bytes);
+        if (bytes) {
+          blobKey = copyKey(id);
+          await store.blobs.put(blobKey, bytes);
+        }
       }
       const row: ConflictRecord = {
         id,

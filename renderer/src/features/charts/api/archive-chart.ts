@@ -1,0 +1,4 @@
+import { useArchive } from '../../../api/publications';
+
+/** POST /api/v1/charts/:slug/archive and /unarchive. */
+export const useArchiveChart = () => useArchive('charts');

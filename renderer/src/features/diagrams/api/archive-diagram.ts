@@ -1,0 +1,4 @@
+import { useArchive } from '../../../api/publications';
+
+/** POST /api/v1/diagrams/:slug/archive and /unarchive. */
+export const useArchiveDiagram = () => useArchive('diagrams');

@@ -1,0 +1,11 @@
+import type { SettingsView } from '@server/capabilities/settings/schema';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+
+export const getSettings = (signal?: AbortSignal) =>
+  api<SettingsView>('/api/v1/settings', { signal, noWorkspace: true });
+
+export const settingsQuery = () =>
+  queryOptions({ queryKey: ['settings'], queryFn: ({ signal }) => getSettings(signal) });
+
+export const useSettings = () => useQuery(settingsQuery());

@@ -1,0 +1,14 @@
+import type { SettingsView, UpdateSettingsBody } from '@server/capabilities/settings/schema';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+
+export const updateSettings = (body: UpdateSettingsBody) =>
+  api<SettingsView>('/api/v1/settings', { method: 'PATCH', body, noWorkspace: true });
+
+export function useUpdateSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateSettings,
+    onSuccess: (view) => client.setQueryData(['settings'], view),
+  });
+}

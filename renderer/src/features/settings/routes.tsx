@@ -1,0 +1,184 @@
+import type { SettingsView } from '@server/capabilities/settings/schema';
+import { FolderOpen, Info, RefreshCw } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { toast } from 'sonner';
+import { desktop } from '../../api/bridge';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { UrlRow } from '../../ui/copy';
+import { TextField } from '../../ui/field';
+import { Page, Section } from '../../ui/page';
+import { Properties } from '../../ui/side-panel';
+import { ErrorState, LoadingRows } from '../../ui/states';
+import { useSettings } from './api/get-settings';
+import { useUpdateSettings } from './api/update-settings';
+import './settings.css';
+
+export default function SettingsScreen() {
+  const settings = useSettings();
+  return (
+    <Page
+      title="Settings"
+      description="How this Folio runs on your computer. Changes apply the next time Folio starts."
+    >
+      {settings.isPending ? (
+        <LoadingRows rows={4} label="Loading settings" />
+      ) : settings.isError ? (
+        <ErrorState error={settings.error} onRetry={() => settings.refetch()} />
+      ) : (
+        <div className="stack-lg narrow">
+          {settings.data.restartRequired && (
+            <div className="callout warning" role="status">
+              <RefreshCw size={16} />
+              <span>Saved. Restart Folio to use the new settings.</span>
+            </div>
+          )}
+          {settings.data.editable ? (
+            <SettingsForm view={settings.data} />
+          ) : (
+            <HeadlessSettings view={settings.data} />
+          )}
+          <Section title="Sync" description="Keep a hosted Folio in step with this one.">
+            <div className="sync-placeholder">
+              <Badge>Coming soon</Badge>
+              <span className="muted small">Sync to a hosted instance is not available in this version.</span>
+            </div>
+          </Section>
+          <Section title="For agents">
+            <div className="stack url-list">
+              <UrlRow label="API" url={`${settings.data.running.url}/api/v1`} />
+              <UrlRow label="MCP" url={`${settings.data.running.url}/mcp`} />
+              <UrlRow label="llms.txt" url={`${settings.data.running.url}/llms.txt`} />
+              <UrlRow label="OpenAPI" url={`${settings.data.running.url}/api/v1/openapi.json`} />
+            </div>
+          </Section>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function HeadlessSettings({ view }: { view: SettingsView }) {
+  const { running } = view;
+  return (
+    <Section
+      title="Server"
+      description="This Folio was started from the command line, so its flags are its settings."
+    >
+      <Properties
+        items={[
+          [
+            'Address',
+            <span key="a" className="mono">
+              {running.url}
+            </span>,
+          ],
+          [
+            'Port',
+            <span key="p">
+              {running.port} <span className="faint mono">--port</span>
+            </span>,
+          ],
+          [
+            'Data folder',
+            <span key="d">
+              <span className="mono">{running.dataDir}</span> <span className="faint mono">--data-dir</span>
+            </span>,
+          ],
+          [
+            'Whisper threads',
+            <span key="t">
+              {running.whisperThreads} <span className="faint mono">--whisper-threads</span>
+            </span>,
+          ],
+        ]}
+      />
+      <div className="callout">
+        <Info size={16} />
+        <span>
+          Restart with different flags to change them, e.g. <code>npm run serve -- --port 4790</code>.
+        </span>
+      </div>
+    </Section>
+  );
+}
+
+function SettingsForm({ view }: { view: SettingsView }) {
+  const saved = view.saved ?? { port: view.running.port, whisperThreads: view.running.whisperThreads };
+  const [port, setPort] = useState(String(saved.port));
+  const [dataDir, setDataDir] = useState(saved.dataDir ?? view.running.dataDir);
+  const [threads, setThreads] = useState(String(saved.whisperThreads));
+  const update = useUpdateSettings();
+  useEffect(() => setPort(String(saved.port)), [saved.port]);
+  const issues = Object.fromEntries(
+    (update.error as { issues?: { path: string; message: string }[] } | null)?.issues?.map((i) => [
+      i.path,
+      i.message,
+    ]) ?? [],
+  );
+  const bridge = desktop();
+  return (
+    <Form
+      className="stack"
+      validationErrors={issues}
+      onSubmit={(event) => {
+        event.preventDefault();
+        update.mutate(
+          {
+            port: Number(port),
+            whisperThreads: Number(threads),
+            ...(dataDir !== view.running.dataDir ? { dataDir } : {}),
+          },
+          { onSuccess: () => toast.success('Settings saved') },
+        );
+      }}
+    >
+      <Section title="Server">
+        <TextField
+          label="Port"
+          name="port"
+          value={port}
+          onChange={setPort}
+          inputMode="numeric"
+          description={`Running on ${view.running.url}. If the port is taken, Folio picks a free one and shows it here.`}
+        />
+      </Section>
+      <Section title="Storage">
+        <TextField
+          label="Data folder"
+          name="dataDir"
+          value={dataDir}
+          onChange={setDataDir}
+          mono
+          description="Assets, transcripts, models and records. Folio does not move existing data."
+        />
+        {bridge && (
+          <div>
+            <Button size="sm" icon={<FolderOpen size={14} />} onPress={() => void bridge.revealDataFolder()}>
+              Show in file manager
+            </Button>
+          </div>
+        )}
+      </Section>
+      <Section title="Transcription">
+        <TextField
+          label="Whisper threads"
+          name="whisperThreads"
+          value={threads}
+          onChange={setThreads}
+          inputMode="numeric"
+          description="CPU threads one transcription uses. More is faster until your cores run out."
+        />
+      </Section>
+      <div className="row">
+        <Button type="submit" variant="primary" isDisabled={update.isPending}>
+          Save settings
+        </Button>
+        {update.isError && !Object.keys(issues).length && (
+          <span className="danger small">{update.error.message}</span>
+        )}
+      </div>
+    </Form>
+  );
+}

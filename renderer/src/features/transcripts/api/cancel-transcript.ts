@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+import type { Transcript } from '../../../api/types';
+import { wsKey } from '../../../api/workspace-store';
+
+export const cancelTranscript = (id: string) =>
+  api<Transcript>(`/api/v1/transcripts/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+
+export function useCancelTranscript() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: cancelTranscript,
+    onSuccess: (transcript) => {
+      client.setQueryData(wsKey('transcripts', 'one', transcript.id), transcript);
+      return client.invalidateQueries({ queryKey: wsKey('transcripts', 'list') });
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Bundles the Electron main process (with the server it runs in-process) and the preload with esbuild.
+ * Server modules find files next to themselves through `import.meta.url` (package.json, the built dashboard,
+ * the whisper worker); in one bundle every module would share the bundle's URL, so each module's
+ * `import.meta.url` is rewritten to the URL of its source file, relative to the bundle, keeping the
+ * repository's layout (the packaged app keeps the same layout inside its asar).
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+function sourceUrls(outDir: string): Plugin {
+  return {
+    name: 'source-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /[\\/](server|electron)[\\/].*\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const rel = relative(outDir, args.path).split('\\').join('/');
+        const url = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
+        return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+      });
+    },
+  };
+}
+
+const common = {
+  bundle: true,
+  platform: 'node' as const,
+  packages: 'external' as const,
+  logLevel: 'warning' as const,
+};
+
+/** One ESM bundle of `entry` whose modules keep their own `import.meta.url`. */
+export async function bundleModule(entry: string, outfile: string): Promise<void> {
+  await build({
+    ...common,
+    entryPoints: [entry],
+    format: 'esm',
+    outfile,
+    plugins: [sourceUrls(dirname(outfile))],
+  });
+}
+
+export async function bundleShell(root: string): Promise<void> {
+  await bundleModule(`${root}electron/main.ts`, `${root}dist/electron/main.js`);
+  await build({
+    ...common,
+    entryPoints: [`${root}electron/preload.ts`],
+    format: 'cjs',
+    outfile: `${root}dist/electron/preload.cjs`,
+  });
+}

@@ -1,0 +1,77 @@
+// A hand-written tool, for work that is more than one route call (upload from bytes or a local file, transcribe
+// and wait). It is declared like a route (key only, its service, a zod input and response) and runs through
+// invokeRoute as one, so authentication, service scoping, validation and errors are exactly those of a route.
+import type { z } from 'zod';
+import type { AnyRoute, Method, RouteInput } from '../../../http/define-route.js';
+import { invokeRoute } from '../../../http/invoke-route.js';
+import type { Reply } from '../../../http/reply.js';
+import type { ServiceName, Viewer, WorkspaceRef } from '../../../http/viewer.js';
+import type { Services } from '../../../services.js';
+import { annotationsFor, type McpTool, type ToolCall } from './tool.js';
+import { inputSchemaOf, outputSchemaOf } from './tool-schemas.js';
+
+export type ToolInput<A> = {
+  workspace: WorkspaceRef;
+  viewer: Extract<Viewer, { kind: 'key' }>;
+  origin: string;
+  args: A;
+};
+
+export type ToolSpec<I extends z.ZodObject, R extends z.ZodType> = {
+  name: string;
+  service: ServiceName;
+  /** For the hints clients show before running it (read-only, destructive ...). */
+  method: Method;
+  summary: string;
+  description?: string;
+  input: I;
+  response: R;
+  /** Answers like a route handler: the response's shape, or a reply (a failed transcript keeps its status). */
+  run(input: ToolInput<z.output<I>>, services: Services, call: ToolCall): Promise<z.input<R> | Reply>;
+};
+
+export function defineTool<I extends z.ZodObject, R extends z.ZodType>(spec: ToolSpec<I, R>): McpTool {
+  const outputSchema = outputSchemaOf(spec.response);
+  const declared = {
+    method: 'POST' as const,
+    path: `/mcp#${spec.name}`,
+    auth: 'key' as const,
+    service: spec.service,
+    body: spec.input,
+    response: spec.response,
+    tool: spec.name,
+    summary: spec.summary,
+  };
+  return {
+    name: spec.name,
+    service: spec.service,
+    definition: {
+      name: spec.name,
+      title: spec.summary,
+      description: [spec.summary, spec.description].filter(Boolean).join('\n\n'),
+      inputSchema: inputSchemaOf(spec.input.shape),
+      ...(outputSchema && { outputSchema }),
+      annotations: annotationsFor(spec.method),
+    },
+    call(args, call) {
+      const route: AnyRoute = {
+        ...declared,
+        handler: (
+          { workspace, viewer, origin, body }: RouteInput<'key', undefined, undefined, I>,
+          services,
+        ) => spec.run({ workspace, viewer, origin, args: body as z.output<I> }, services, call),
+      };
+      return invokeRoute(
+        route,
+        {
+          credentials: { bearer: call.bearer },
+          params: {},
+          query: {},
+          readBody: async () => args,
+          origin: call.origin,
+        },
+        call.deps,
+      );
+    },
+  };
+}

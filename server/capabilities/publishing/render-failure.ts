@@ -1,0 +1,21 @@
+/**
+ * What a render task throws for bad or oversized input. It crosses the worker boundary as plain data
+ * (render-worker.mjs) and becomes an HttpError with the same status on the main thread (render-pool.ts).
+ */
+export class RenderFailure extends Error {
+  constructor(
+    readonly status: 400 | 413 | 422,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'RenderFailure';
+  }
+}
+
+export type Issue = { path: string; message: string; line?: number; column?: number };
+
+/** 400 with every problem listed, each with a JSON pointer (or a position in the source). */
+export const invalid = (message: string, issues: Issue[]) => new RenderFailure(400, message, { issues });
+export const tooLarge = (message: string) => new RenderFailure(413, message);
+export const unrenderable = (message: string) => new RenderFailure(422, message);

@@ -1,0 +1,87 @@
+/** Instance settings for the owner: what runs now, what the desktop app starts with next time. */
+import { access, constants, mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { defineRoute } from '../../http/define-route.js';
+import { badRequest, conflict } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { type InstanceSettings, SettingsView, UpdateSettingsBody } from './schema.js';
+
+async function view(origin: string, { config, host }: Services, saved?: InstanceSettings) {
+  const stored = saved ?? (await host.instanceSettings?.read()) ?? null;
+  const running = {
+    url: origin,
+    port: Number(new URL(origin).port || 80),
+    host: config.host,
+    dataDir: config.dataDir,
+    whisperThreads: config.whisperThreads,
+    whisperModel: config.whisperModel ?? null,
+  };
+  const restartRequired = Boolean(
+    stored &&
+      (stored.port !== running.port ||
+        (stored.dataDir !== undefined && stored.dataDir !== running.dataDir) ||
+        stored.whisperThreads !== running.whisperThreads),
+  );
+  return {
+    running,
+    saved: stored,
+    editable: Boolean(host.instanceSettings),
+    restartRequired,
+    sync: { available: false, target: null },
+  };
+}
+
+export const getSettings = defineRoute({
+  method: 'GET',
+  path: '/api/v1/settings',
+  auth: 'instanceOwner',
+  response: SettingsView,
+  summary: 'Instance settings: what runs now and what the desktop app starts with next (instance owner only)',
+  tag: 'settings',
+  handler: ({ origin }, services) => view(origin, services),
+});
+
+export const updateSettings = defineRoute({
+  method: 'PATCH',
+  path: '/api/v1/settings',
+  auth: 'instanceOwner',
+  body: UpdateSettingsBody,
+  response: SettingsView,
+  summary:
+    'Change the port, data folder or Whisper threads; they apply on the next start (instance owner only)',
+  description:
+    'Only where the desktop app runs the server (409 for a headless server, whose settings are its flags). A data folder must be writable.',
+  tag: 'settings',
+  handler: async ({ origin, body }, services) => {
+    const store = services.host.instanceSettings;
+    if (!store)
+      throw conflict(
+        'This server was started from the command line: change --port, --data-dir or --whisper-threads instead',
+      );
+    if (body.dataDir) await assertWritable(body.dataDir);
+    const next = { ...(await store.read()), ...body };
+    await store.write(next);
+    return view(origin, services, next);
+  },
+});
+
+/** Creates the folder one level at a time (a recursive mkdir never returns on some virtual file systems). */
+async function assertWritable(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let existing = dir;
+  while (!(await stat(existing).catch(() => undefined))) {
+    missing.unshift(existing);
+    existing = dirname(existing);
+  }
+  try {
+    for (const level of missing) await mkdir(level);
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
+    await access(dir, constants.W_OK);
+  } catch {
+    throw badRequest(`dataDir ${dir} cannot be created or written`, {
+      issues: [{ path: 'dataDir', message: 'not writable' }],
+    });
+  }
+}
+
+export const settingsRoutes = { getSettings, updateSettings };

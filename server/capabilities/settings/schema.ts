@@ -1,0 +1,44 @@
+/** Instance settings (port, data folder, Whisper threads; sync when it lands): what the owner changes. */
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+
+export const InstanceSettings = z.object({
+  port: z
+    .number()
+    .int()
+    .min(1024, 'port must be between 1024 and 65535')
+    .max(65535, 'port must be between 1024 and 65535'),
+  dataDir: z.string().min(1).max(4096).refine(isAbsolute, 'dataDir must be an absolute path').optional(),
+  whisperThreads: z
+    .number()
+    .int()
+    .min(1, 'whisperThreads must be between 1 and 64')
+    .max(64, 'whisperThreads must be between 1 and 64'),
+});
+export type InstanceSettings = z.infer<typeof InstanceSettings>;
+
+export const UpdateSettingsBody = InstanceSettings.partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'send port, dataDir and/or whisperThreads');
+export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBody>;
+
+export const SettingsView = z.object({
+  running: z.object({
+    url: z.string(),
+    port: z.number(),
+    host: z.string(),
+    dataDir: z.string(),
+    whisperThreads: z.number(),
+    whisperModel: z.string().nullable(),
+  }),
+  saved: InstanceSettings.nullable().describe(
+    'What the app starts with next time; null when started from the command line',
+  ),
+  editable: z.boolean().describe('False for a headless server: its settings are the command-line flags'),
+  restartRequired: z.boolean(),
+  sync: z.object({
+    available: z.boolean(),
+    target: z.string().nullable().describe('The hosted instance this one syncs to, when sync lands'),
+  }),
+});
+export type SettingsView = z.infer<typeof SettingsView>;

@@ -1,0 +1,59 @@
+// The shell's in-process server, without Electron: saved settings applied, another port when the saved one is
+// taken, the packaged dashboard served, the settings screen able to save.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerHost, startServerHost } from '../../electron/server-host.js';
+import { ensureDashboard } from '../e2e/ensure-dashboard.js';
+
+const appPath = fileURLToPath(new URL('../..', import.meta.url));
+let userData: string;
+let host: ServerHost;
+let holder: ReturnType<typeof createServer>;
+let taken: number;
+
+beforeAll(async () => {
+  await ensureDashboard();
+  userData = await mkdtemp(join(tmpdir(), 'folio-userdata-'));
+  holder = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => holder.once('listening', r));
+  taken = (holder.address() as { port: number }).port;
+  await writeFile(join(userData, 'settings.json'), JSON.stringify({ port: taken, whisperThreads: 3 }));
+  host = await startServerHost({ userData, appPath });
+});
+afterAll(async () => {
+  await host?.close();
+  holder?.close();
+  await rm(userData, { recursive: true, force: true });
+});
+
+describe('server host', () => {
+  it('falls back to a free port when the saved one is taken, and says which it wanted', () => {
+    expect(host.preferredPort).toBe(taken);
+    expect(Number(new URL(host.url).port)).not.toBe(taken);
+    expect(host.dataDir).toBe(userData);
+  });
+
+  it('the owner link signs the window in; the dashboard is served and settings are editable', async () => {
+    const signIn = await fetch(host.signInUrl, { redirect: 'manual' });
+    expect(signIn.status).toBe(302);
+    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
+    const page = await fetch(`${host.url}/`, { headers: { cookie } });
+    expect(await page.text()).toContain('<div id="root">');
+    const settings = await (await fetch(`${host.url}/api/v1/settings`, { headers: { cookie } })).json();
+    expect(settings).toMatchObject({
+      editable: true,
+      saved: { port: taken, whisperThreads: 3 },
+      running: { whisperThreads: 3 },
+    });
+    const saved = await fetch(`${host.url}/api/v1/settings`, {
+      method: 'PATCH',
+      headers: { cookie, origin: host.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ port: 4790 }),
+    });
+    expect((await saved.json()).saved.port).toBe(4790);
+  });
+});
