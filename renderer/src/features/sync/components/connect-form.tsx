@@ -19,21 +19,14 @@ export function ConnectForm({ settings, onDone }: { settings: SyncSettings; onDo
   const hasKey = Boolean(settings.keyPrefix);
   const issues: ApiIssue[] = isApiError(save.error) ? save.error.issues : [];
   const fieldErrors = Object.fromEntries(issues.map((i) => [i.path, i.message]));
-  const handleSubmit = () => {
-    save.mutate(
-      {
-        remoteUrl: remoteUrl.trim(),
-        ...(key ? { key: key.trim() } : {}),
-        enabled: settings.enabled || !hasKey,
-      },
-      {
-        onSuccess: (saved) => {
-          setKey('');
-          toast.success(`Connected to ${saved.remoteWorkspace?.name ?? saved.remoteUrl}`);
-          onDone?.();
-        },
-      },
-    );
+  // Awaited rather than mutate's callbacks: a first connection swaps this form for the connection view.
+  const handleSubmit = async () => {
+    const body = { remoteUrl: remoteUrl.trim(), ...(key ? { key: key.trim() } : {}) };
+    const saved = await save.mutateAsync({ ...body, enabled: settings.enabled || !hasKey }).catch(() => null);
+    if (!saved) return; // the error shows below the fields
+    setKey('');
+    toast.success(`Connected to ${saved.remoteWorkspace?.name ?? saved.remoteUrl}`);
+    onDone?.();
   };
   return (
     <Form
@@ -42,7 +35,7 @@ export function ConnectForm({ settings, onDone }: { settings: SyncSettings; onDo
       validationErrors={fieldErrors}
       onSubmit={(event) => {
         event.preventDefault();
-        handleSubmit();
+        void handleSubmit();
       }}
     >
       <TextField

@@ -39,14 +39,15 @@ export function Connection({ settings }: { settings: SyncSettings }) {
         onError: (e) => toast.error(e.message),
       },
     );
-  const handleDisconnect = () =>
-    disconnect.mutate(undefined, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast.success('Disconnected. The key was forgotten.');
-      },
-      onError: (e) => toast.error(e.message),
-    });
+  // Awaited: disconnecting swaps this view for the connect form, which drops mutate's own callbacks.
+  const handleDisconnect = async () => {
+    try {
+      await disconnect.mutateAsync();
+      toast.success('Disconnected. The key was forgotten.');
+    } catch (error) {
+      toast.error((error as Error).message);
+    }
+  };
   return (
     <div className="stack">
       <Properties
