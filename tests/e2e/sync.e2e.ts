@@ -45,6 +45,8 @@ async function checkAndCapture(name: string, scrollTo?: string): Promise<void> {
     await setTheme(page, theme);
     expect(await seriousViolations(page), `${name} (${theme})`).toEqual([]);
   }
+  // Toasts fade after a few seconds; the screenshots show the screen, not the last notice.
+  await page.waitForFunction(() => !document.querySelector('[data-sonner-toast]'), { timeout: 15_000 });
   if (scrollTo) await page.$eval(scrollTo, (el) => el.scrollIntoView({ block: 'start' }));
   await captureScreen(page, name);
 }
@@ -113,7 +115,7 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
 
     assetId = (await upload(srv, desktopKey, 'shared words', 'shared.txt', ['start'])).id;
     await syncNow(page);
-    await waitForText(page, '1 sent', '.callout');
+    await waitForText(page, '1 change sent', '.callout');
     expect(await assetOn(hosted, hostedKey, assetId)).toMatchObject({ displayName: 'shared.txt' });
     expect(await page.$eval('.properties', (p) => p.textContent)).not.toContain('Never');
     await waitForText(page, 'No conflicts');
@@ -135,7 +137,7 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
     await patchAsset(srv, desktopKey, assetId, { displayName: 'Desktop name', tags: ['desk'] });
     await patchAsset(hosted, hostedKey, assetId, { displayName: 'Web name', tags: ['web'] });
     await syncNow(page);
-    await waitForText(page, '1 conflicts kept', '.callout');
+    await waitForText(page, '1 conflict kept', '.callout');
     const card = await byText(page, '.sync-conflict', 'Web name');
     const rows = await card.$$eval('tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
@@ -163,7 +165,7 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
 
     await clickText(page, '.sync-conflict button', 'Use my copy');
     await clickText(page, '[role="dialog"] button', 'Use my copy');
-    await toast(page, 'Resolved “Desktop name”');
+    await toast(page, 'Resolved “Web name”');
     await waitForText(page, 'No conflicts');
     const all = ((await (await srv.as(srv.owner)('/api/v1/sync/conflicts?status=all')).json()) as Json).data;
     expect(all).toEqual([

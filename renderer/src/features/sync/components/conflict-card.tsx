@@ -84,8 +84,11 @@ export function ConflictCard({
   );
 }
 
+/** What the item is called now: the winner's name, or the copy's once it was put back. */
 export function nameOf(conflict: Conflict): string {
-  for (const record of [conflict.copy.record, conflict.winner.record])
+  const { winner, copy } = conflict;
+  const order = conflict.resolution === 'copy' ? [copy.record, winner.record] : [winner.record, copy.record];
+  for (const record of order)
     for (const field of ['displayName', 'title', 'filename', 'name'])
       if (typeof record?.[field] === 'string' && record[field]) return record[field] as string;
   return conflict.recordId;

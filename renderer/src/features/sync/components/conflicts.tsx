@@ -45,15 +45,17 @@ export function Conflicts() {
   const choice = pending && CHOICES[pending.keep];
   return (
     <div className="stack">
-      <Segmented
-        label="Which conflicts"
-        value={status}
-        onChange={setStatus}
-        options={[
-          { id: 'open', label: 'To resolve' },
-          { id: 'resolved', label: 'Resolved' },
-        ]}
-      />
+      <div className="sync-filter">
+        <Segmented
+          label="Which conflicts"
+          value={status}
+          onChange={setStatus}
+          options={[
+            { id: 'open', label: 'To resolve' },
+            { id: 'resolved', label: 'Resolved' },
+          ]}
+        />
+      </div>
       {conflicts.isPending ? (
         <LoadingRows rows={2} label="Loading conflicts" />
       ) : conflicts.isError ? (

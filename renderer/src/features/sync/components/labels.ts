@@ -1,4 +1,6 @@
 // Words for what the sync routes report in identifiers.
+import { formatBytes } from '../../../ui/format';
+
 export const PHASES = [
   ['plan', 'Comparing'],
   ['upload', 'Uploading files'],
@@ -6,23 +8,31 @@ export const PHASES = [
   ['pull', 'Fetching changes'],
 ] as const;
 
-const COUNTS: Record<string, string> = {
-  pushed: 'sent',
-  pulled: 'received',
-  deletedHere: 'deleted here',
-  blobsUploaded: 'files uploaded',
-  blobsDownloaded: 'files downloaded',
-  unchanged: 'unchanged',
-  conflicts: 'conflicts kept',
-  errors: 'failed',
-};
+// In the order a summary reads best; `partsSent` is the upload's own bookkeeping and stays out.
+const COUNTS: [name: string, one: string, many: string][] = [
+  ['pushed', 'change sent', 'changes sent'],
+  ['pulled', 'change received', 'changes received'],
+  ['deletedHere', 'deleted here', 'deleted here'],
+  ['conflicts', 'conflict kept', 'conflicts kept'],
+  ['blobsUploaded', 'file uploaded', 'files uploaded'],
+  ['blobsDownloaded', 'file downloaded', 'files downloaded'],
+  ['unchanged', 'unchanged', 'unchanged'],
+  ['skipped', 'skipped', 'skipped'],
+  ['failed', 'failed', 'failed'],
+  ['waiting', 'waiting', 'waiting'],
+];
 
-/** "pushed: 3, pulled: 1" as "3 sent · 1 received". */
-export const describeCounts = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .filter(([, n]) => n > 0)
-    .map(([name, n]) => `${n.toLocaleString()} ${COUNTS[name] ?? words(name)}`)
-    .join(' · ');
+/** `{ pushed: 3, bytesSent: 12 }` as "3 changes sent (12 B)". */
+export function describeCounts(counts: Record<string, number>): string {
+  const parts = COUNTS.filter(([name]) => counts[name]).map(
+    ([name, one, many]) => `${counts[name].toLocaleString()} ${counts[name] === 1 ? one : many}`,
+  );
+  const known = new Set([...COUNTS.map(([name]) => name), 'partsSent', 'bytesSent']);
+  for (const [name, n] of Object.entries(counts))
+    if (n && !known.has(name)) parts.push(`${n.toLocaleString()} ${words(name).toLowerCase()}`);
+  if (counts.bytesSent) parts.push(`${formatBytes(counts.bytesSent)} uploaded`);
+  return parts.join(' · ');
+}
 
 /** displayName → Display name. */
 export const words = (name: string) => {
