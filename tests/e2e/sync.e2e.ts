@@ -183,6 +183,9 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
     });
     await clickText(page, '[role="radio"], button', 'Resolved');
     await waitForText(page, 'Your copy put back', '.sync-conflict');
+    const heads = await page.$$eval('.sync-conflict thead th', (ths) => ths.map((t) => t.textContent));
+    expect(heads[1]).toContain('Replaced');
+    expect(heads[2]).toContain('Chosen');
     await checkAndCapture('sync-resolved', '.sync-conflict');
   });
 });

@@ -21,6 +21,7 @@ export function ConflictCard({
   const name = nameOf(conflict);
   const fields = differingFields(conflict.winner, conflict.copy);
   const open = conflict.status === 'open';
+  const mine = conflict.resolution === 'copy';
   return (
     <article className="card sync-conflict" aria-labelledby={`conflict-${conflict.id}`}>
       <header className="sync-conflict-head">
@@ -48,12 +49,18 @@ export function ConflictCard({
             </th>
             <th scope="col">
               <span className="sync-version-head">
-                <Cloud size={14} aria-hidden /> Hosted version <Badge tone="accent">In use</Badge>
+                <Cloud size={14} aria-hidden /> Hosted version{' '}
+                <Badge tone={mine ? 'neutral' : 'accent'}>
+                  {open ? 'In use' : mine ? 'Replaced' : 'Chosen'}
+                </Badge>
               </span>
             </th>
             <th scope="col">
               <span className="sync-version-head">
-                <Laptop size={14} aria-hidden /> Your copy from this computer <Badge>Kept</Badge>
+                <Laptop size={14} aria-hidden /> Your copy from this computer{' '}
+                <Badge tone={mine ? 'accent' : 'neutral'}>
+                  {open ? 'Kept' : mine ? 'Chosen' : 'Discarded'}
+                </Badge>
               </span>
             </th>
           </tr>

@@ -29,7 +29,7 @@ export function RunPanel({ status }: { status: SyncStatus }) {
             </Badge>,
           ],
           [
-            'Last successful sync',
+            'Last synced',
             <time
               key="t"
               dateTime={status.lastSuccessAt ?? undefined}
