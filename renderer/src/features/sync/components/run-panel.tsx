@@ -49,30 +49,42 @@ export function RunPanel({ status }: { status: SyncStatus }) {
 }
 
 function Progress({ running }: { running: NonNullable<SyncStatus['running']> }) {
+  const at = Math.max(
+    0,
+    PHASES.findIndex(([id]) => id === running.phase),
+  ); // no phase yet: planning starts
   return (
     <div className="sync-phases" aria-live="polite">
-      {PHASES.map(([id, name]) => {
-        const p = running.phases[id];
-        const current = running.phase === id;
-        const done = p && p.total > 0 && p.done >= p.total;
-        const value = p && p.total > 0 ? (100 * p.done) / p.total : current ? undefined : 0;
+      {PHASES.map(([id, name], i) => {
+        const p = running.phases[id] ?? { done: 0, total: 0, bytesDone: 0, bytesTotal: 0 };
+        const state = i < at ? 'past' : i === at ? 'current' : 'next';
+        // Bytes tell a file upload's progress better than a count of files.
+        const fraction =
+          p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.total > 0 ? p.done / p.total : null;
+        const value =
+          fraction !== null ? 100 * fraction : state === 'past' ? 100 : state === 'current' ? undefined : 0;
+        const text =
+          p.total > 0
+            ? `${p.done.toLocaleString()} of ${p.total.toLocaleString()}`
+            : { past: 'Nothing to do', current: 'Starting…', next: 'Waiting' }[state];
         return (
-          <div key={id} className={`sync-phase${current ? ' current' : ''}`}>
+          <div key={id} className={`sync-phase ${state}`}>
             <div className="sync-phase-head">
               <span className="sync-phase-name">{name}</span>
               <span className="muted xs">
-                {p
-                  ? `${p.done.toLocaleString()} of ${p.total.toLocaleString()}`
-                  : current
-                    ? 'Starting…'
-                    : 'Waiting'}
-                {p && p.bytesTotal > 0 && ` · ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`}
+                {text}
+                {p.bytesTotal > 0 && ` · ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`}
               </span>
             </div>
-            <ProgressBar label={name} value={value} tone={done ? 'success' : 'accent'} />
+            <ProgressBar label={name} value={value} tone={value === 100 ? 'success' : 'accent'} />
           </div>
         );
       })}
+      {running.errors.length > 0 && (
+        <p className="danger small">
+          {pluralize(running.errors.length, 'item')} failed so far; the run goes on with the rest.
+        </p>
+      )}
     </div>
   );
 }
