@@ -13,10 +13,10 @@ export type SyncPair = Awaited<ReturnType<typeof startSyncPair>>;
 
 /**
  * Config that keeps a test server on the file backend whatever FOLIO_TEST_BACKEND says: the desktop side of sync
- * is always a desktop. (Once the hosted backend is in main, this becomes `{ database: undefined, s3: undefined }`,
- * which overrides what tests/helpers/server.ts would add for FOLIO_TEST_BACKEND=hosted.)
+ * is always a desktop. It overrides the database and S3 that tests/helpers/server.ts adds for
+ * FOLIO_TEST_BACKEND=hosted.
  */
-export const ON_FILES: Partial<ConfigInput> = {};
+export const ON_FILES: Partial<ConfigInput> = { database: undefined, s3: undefined };
 
 export async function startSyncPair(
   options: { services?: ServiceName[]; desktop?: Partial<ConfigInput>; hosted?: Partial<ConfigInput> } = {},
