@@ -49,7 +49,7 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
         ...base,
         status: 403,
         outcome: 'skipped',
-        ...skipReason(item.kind, adapter.service),
+        service: adapter.service,
         error: skipReason(item.kind, adapter.service).reason,
       };
     const receipt = await receipts(workspaceId).get(pushKey(item));
