@@ -281,10 +281,11 @@ describe('sync killed mid-work', () => {
       }
       for (const side of [here, there])
         for (const [id, a] of side)
-          expect([id, sha(Buffer.from(await (await fetch(a.urls.file)).arrayBuffer()))]).toEqual([
+          expect([
+            side === here ? 'desktop' : 'hosted',
             id,
-            a.sha256,
-          ]);
+            sha(Buffer.from(await (await fetch(a.urls.file)).arrayBuffer())),
+          ]).toEqual([side === here ? 'desktop' : 'hosted', id, a.sha256]);
       const tHere = await listAll(desktop, key, '/api/v1/transcripts');
       const tThere = await listAll(hosted, hostedKey.bearer, '/api/v1/transcripts');
       expect(tHere.size).toBe(20);
