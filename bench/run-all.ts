@@ -17,6 +17,7 @@ const benches = [
   'mcp.ts',
   'hosted-store.ts',
   'hosted-nodes.ts',
+  'sync.ts',
 ];
 /** The file backend holds every row in memory: 1M assets need a larger heap than Node's default. */
 const heap: Record<string, string[]> = { 'hosted-store.ts': ['--max-old-space-size=8192'] };

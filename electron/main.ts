@@ -1,7 +1,8 @@
 // Electron lifecycle only: single instance, the in-process server, the window, tray, notifications, quit.
 import { join } from 'node:path';
-import { app, ipcMain, Notification, shell } from 'electron';
+import { app, ipcMain, Notification, safeStorage, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
+import { createSecretBox } from './secrets.js';
 import { startServerHost } from './server-host.js';
 import { readShellSettings, type ShellSettings, writeShellSettings } from './settings.js';
 import { watchTranscripts } from './transcript-watch.js';
@@ -25,6 +26,7 @@ async function start() {
     userData,
     appPath: app.getAppPath(),
     whisperWorker: app.isPackaged ? join(process.resourcesPath, 'whisper', worker) : undefined,
+    secretBox: createSecretBox(safeStorage),
   });
   ipcMain.handle(CHANNELS.revealDataFolder, () => shell.openPath(host.dataDir));
 

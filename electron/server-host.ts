@@ -7,6 +7,7 @@ import { builtDashboard } from '../server/capabilities/home/dashboard-files.js';
 import { settingsFile } from '../server/capabilities/settings/settings-store.js';
 import { parseConfig } from '../server/config.js';
 import { choosePort } from './port.js';
+import type { SecretBox } from './secrets.js';
 
 export type ServerHost = Awaited<ReturnType<typeof startServerHost>>;
 
@@ -15,9 +16,11 @@ export type ServerHostOptions = {
   appPath: string;
   /** The packaged app's whisper.cpp worker (an extra resource); a checkout uses build/whisper/. */
   whisperWorker?: string;
+  /** safeStorage for the hosted sync keys (electron/secrets.ts); without it they stay in a 0600 file. */
+  secretBox?: SecretBox;
 };
 
-export async function startServerHost({ userData, appPath, whisperWorker }: ServerHostOptions) {
+export async function startServerHost({ userData, appPath, whisperWorker, secretBox }: ServerHostOptions) {
   const settings = settingsFile(join(userData, 'settings.json'));
   const saved = await settings.read();
   const config = parseConfig({
@@ -26,7 +29,7 @@ export async function startServerHost({ userData, appPath, whisperWorker }: Serv
     whisperThreads: saved.whisperThreads,
     whisperWorker,
   });
-  const server = await createServer(config);
+  const server = await createServer(config, console.log, { secretBox });
   // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.
   server.services.host.dashboard = builtDashboard(join(appPath, 'dist/renderer'));
   server.services.host.instanceSettings = settings;

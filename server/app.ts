@@ -6,6 +6,7 @@ import Koa from 'koa';
 import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
 import { capabilities, namedRoutes } from './capabilities/index.js';
 import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
+import type { SecretBox } from './capabilities/sync/key-vault.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import { trustProxies } from './http/client-address.js';
 import { answerClientError } from './http/client-error.js';
@@ -33,8 +34,16 @@ export type FolioServer = {
   close(): Promise<void>;
 };
 
-/** Hooks that only tests pass: injected storage faults, a small compaction threshold. */
-export type ServerSeams = { faults?: FaultInjector; compactAtBytes?: number; compactionRetryMs?: number };
+/**
+ * Hooks that only tests pass (injected storage faults, a small compaction threshold), and the desktop shell's
+ * keychain box for the hosted sync keys.
+ */
+export type ServerSeams = {
+  faults?: FaultInjector;
+  compactAtBytes?: number;
+  compactionRetryMs?: number;
+  secretBox?: SecretBox;
+};
 
 export async function createServer(
   input: ConfigInput | Config,
@@ -44,11 +53,12 @@ export async function createServer(
   const config = parseConfig(input as ConfigInput);
   const log = structuredLog(config, write);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const store = await openStore({ ...config, log, ...seams });
+  const { secretBox, ...storeSeams } = seams;
+  const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
-  const services = buildServices(config, store, lifecycle, log);
+  const services = buildServices(config, store, lifecycle, log, { secretBox });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);

@@ -17,6 +17,8 @@ import { createRenderCache } from './capabilities/publishing/render-cache.js';
 import { createRenderPool } from './capabilities/publishing/render-pool.js';
 import { createRealtimeService } from './capabilities/realtime/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
+import type { SecretBox } from './capabilities/sync/key-vault.js';
+import { createSyncService } from './capabilities/sync/service.js';
 import { createTranscriptService } from './capabilities/transcripts/service.js';
 import { createActiveEngine } from './capabilities/whisper/active-engine.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
@@ -32,6 +34,7 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
+  extras: { secretBox?: SecretBox } = {},
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -75,6 +78,15 @@ export function buildServices(
     assets,
     tmpDir: store.tmpDir,
   });
+  const sync = createSyncService({
+    store,
+    config,
+    assets,
+    transcripts,
+    chunkedUploads,
+    secretBox: extras.secretBox,
+    log,
+  });
 
   workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
   workspaces.register({
@@ -89,6 +101,7 @@ export function buildServices(
   workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
 
   lifecycle.onClose(async () => {
+    sync.desktop.scheduler.stop();
     realtime.close();
     models.close();
     await transcripts.close();
@@ -125,6 +138,7 @@ export function buildServices(
     transcripts,
     chunkedUploads,
     realtime,
+    sync,
     renderPool,
     diagrams,
     charts,
@@ -149,14 +163,18 @@ export function resolversOf(services: Services): CredentialResolvers {
   };
 }
 
-/** Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue. */
-export async function startServices({ engine, transcripts }: Services): Promise<void> {
+/**
+ * Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue, run
+ * the background sync of opted-in workspaces.
+ */
+export async function startServices({ engine, transcripts, sync }: Services): Promise<void> {
   await engine.checkAtStart();
   await transcripts.start();
+  sync.desktop.scheduler.start();
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({ identity, assets, chunkedUploads, realtime, config }: Services): Sweep[] {
+export function sweepsOf({ identity, assets, chunkedUploads, realtime, sync, config }: Services): Sweep[] {
   // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
   // the store: there every sweep keeps the grace.
   const idleAtStart = (startup: boolean) => startup && !config.database;
@@ -173,5 +191,6 @@ export function sweepsOf({ identity, assets, chunkedUploads, realtime, config }:
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
     },
     async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
+    () => sync.hosted.sweep(),
   ];
 }

@@ -13,6 +13,7 @@ import type { RenderPool } from './capabilities/publishing/render-pool.js';
 import type { RealtimeService } from './capabilities/realtime/service.js';
 import type { ReferenceService } from './capabilities/reference/service.js';
 import type { InstanceSettingsStore } from './capabilities/settings/settings-store.js';
+import type { SyncService } from './capabilities/sync/service.js';
 import type { TranscriptService } from './capabilities/transcripts/service.js';
 import type { ActiveEngine } from './capabilities/whisper/active-engine.js';
 import type { WorkspaceService } from './capabilities/workspaces/service.js';
@@ -44,6 +45,7 @@ export type Services = {
   transcripts: TranscriptService;
   chunkedUploads: ChunkedUploads;
   realtime: RealtimeService;
+  sync: SyncService;
   mcp: McpService;
   /** Worker threads for layout, charts, rasterizing and pages (never the event loop). */
   renderPool: RenderPool;

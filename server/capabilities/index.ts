@@ -27,6 +27,8 @@ import { referenceRoutes } from './reference/routes.js';
 import { serviceRegistryRoutes } from './service-registry/routes.js';
 import { sessionUploadRoutes } from './session-uploads/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { syncLocalRoutes } from './sync/local-routes.js';
+import { syncProtocolRoutes } from './sync/routes.js';
 import { transcriptionDocs } from './transcripts/docs.js';
 import { transcriptRoutes } from './transcripts/routes.js';
 import { waitlistRoutes } from './waitlist/routes.js';
@@ -97,6 +99,13 @@ export const capabilities: Capability[] = [
     summary:
       'GET /img/<preset>/<op>/.../<key> (raster images; presets thumb, small, medium, large, og; ops w320, h240, fit-cover, q80, webp, avif, jpeg, png, auto — applied left to right, later ones override), GET /f/<key> (download), GET /audio/<key> (inline with Range). Asset JSON carries these URLs ready to use.',
     routes: assetServeRoutes,
+  },
+  {
+    name: 'sync',
+    title: 'Sync (between a desktop Folio and a hosted one)',
+    summary:
+      'The protocol a desktop Folio syncs a workspace with (docs/sync.md): GET /api/v1/sync/info, POST /api/v1/sync/plan, blobs in packs (POST /api/v1/sync/packs, then parts and complete, resumable), POST /api/v1/sync/push (Idempotency-Key; each record only over the version it was based on, else 409 with the server’s version), GET /api/v1/sync/changes?since=. A key syncs the kinds its services cover and is told what it skips. The desktop’s own sync screen: /api/v1/sync/settings, /status, /run, /conflicts (session only).',
+    routes: { ...syncProtocolRoutes, ...syncLocalRoutes },
   },
   {
     name: 'mcp',

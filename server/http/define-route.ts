@@ -40,6 +40,8 @@ export type RouteInput<A, P, Q, B> = Caller<A> & {
   body: Out<B>;
   /** This server's own origin for absolute URLs: `publicUrl` when hosted, else from the host-guarded Host. */
   origin: string;
+  /** The request's `Idempotency-Key` (HTTP header), for routes whose retries must answer the same. */
+  idempotencyKey?: string;
 };
 
 /** What a handler may answer: the response schema's shape, or a reply (bytes, stream, redirect, empty). */

@@ -22,6 +22,8 @@ export type RouteCall = {
   /** `X-Folio-Workspace`: which of a session user's workspaces the call acts on. */
   requestedWorkspace?: string;
   origin: string;
+  /** `Idempotency-Key`: lets a route answer a retried request as it answered the first. */
+  idempotencyKey?: string;
   /** Checks the transport adds once the caller is known; throws to refuse. */
   admit?: (authorized: Authorized) => void | Promise<void>;
   /** Koa's context, for raw routes only. */
@@ -39,11 +41,12 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
   const query = route.query ? route.query.parse(call.query ?? {}) : undefined;
   const body = !route.raw && route.body ? route.body.parse(await call.readBody()) : undefined;
   const { viewer, workspace } = authorized;
+  const { origin, idempotencyKey } = call;
   if (!route.raw)
-    return route.handler({ viewer, workspace, params, query, body, origin: call.origin }, deps.services);
+    return route.handler({ viewer, workspace, params, query, body, origin, idempotencyKey }, deps.services);
   if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
   return route.handler(
-    { viewer, workspace, params, query, body, origin: call.origin, ctx: call.ctx },
+    { viewer, workspace, params, query, body, origin, idempotencyKey, ctx: call.ctx },
     deps.services,
   );
 }

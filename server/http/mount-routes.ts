@@ -93,6 +93,7 @@ function addRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
         query: ctx.query,
         readBody: () => readJson(ctx, deps.jsonLimit),
         requestedWorkspace: ctx.get('x-folio-workspace') || undefined,
+        idempotencyKey: ctx.get('idempotency-key') || undefined,
         // Koa 3's ctx.origin is the Origin *header*; our own origin comes from Host, which the host guard checked.
         origin: deps.publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`,
         admit: (authorized) => admitHttp(ctx, authorized, deps),

@@ -4,7 +4,15 @@
 // docs/storage.md explains the model.
 import type { Readable } from 'node:stream';
 
-export type Row = { id: string };
+/**
+ * Every row has an id. Rows of a workspace collection also carry `seq`, stamped by the store on every write: the
+ * position of that version in the workspace's change feed (`Store.changes`). A `seq` given to insert or update is
+ * replaced, so no workspace record may use the name for a field of its own; instance collections have no feed and
+ * leave `seq` alone.
+ */
+export type Row = { id: string; seq?: number };
+/** A row as the store returns it: with its `seq` where the collection is a workspace's. */
+export type Stored<T extends Row> = T & { seq?: number };
 export type Scalar = string | number | boolean | null;
 
 /** Types of the fields queries use. A hosted backend makes each an indexed column; the rest of a row is JSON. */
@@ -14,7 +22,7 @@ export type CollectionSpec<T extends Row> = {
   name: string;
   /** `instance`: one collection for the instance (users, keys); `workspace`: one per workspace. */
   scope: 'instance' | 'workspace';
-  /** The only fields `where`, `orderBy` and `search` may name (besides `id`). */
+  /** The only fields `where`, `orderBy` and `search` may name (besides `id` and `seq`). */
   fields: Partial<Record<keyof T & string, FieldType>>;
   /** Fields unique across the instance, each findable without a workspace through `Store.lookup`. */
   unique?: Array<keyof T & string>;
@@ -37,9 +45,10 @@ export type Condition =
   | { hasAll: string[] }
   | { hasAny: string[] };
 
-export type Where<T extends Row> = Partial<Record<keyof T & string, Condition>>;
+/** `seq` may always be named: `update(id, patch, { if: { seq: n } })` writes only over the version `n`. */
+export type Where<T extends Row> = Partial<Record<(keyof T & string) | 'seq', Condition>>;
 
-export type OrderBy<T extends Row> = Array<[keyof T & string, 'asc' | 'desc']>;
+export type OrderBy<T extends Row> = Array<[(keyof T & string) | 'seq', 'asc' | 'desc']>;
 
 export type ListQuery<T extends Row> = {
   where?: Where<T>;
@@ -60,24 +69,51 @@ export type UpdateOptions<T extends Row> = {
 };
 
 /** A patch replaces the named top-level fields; `undefined` values are ignored, `null` clears. */
-export type Patch<T extends Row> = Partial<Omit<T, 'id'>>;
+export type Patch<T extends Row> = Partial<Omit<T, 'id' | 'seq'>>;
 
 export interface Collection<T extends Row> {
-  get(id: string): Promise<T | undefined>;
-  findOne(where: Where<T>): Promise<T | undefined>;
-  list(query: ListQuery<T>): Promise<Page<T>>;
+  get(id: string): Promise<Stored<T> | undefined>;
+  findOne(where: Where<T>): Promise<Stored<T> | undefined>;
+  list(query: ListQuery<T>): Promise<Page<Stored<T>>>;
   /** Every matching row (sweeps, exports, start-up work), in `orderBy` order. */
-  all(where?: Where<T>, options?: { orderBy?: OrderBy<T>; limit?: number }): Promise<T[]>;
+  all(where?: Where<T>, options?: { orderBy?: OrderBy<T>; limit?: number }): Promise<Stored<T>[]>;
   count(where?: Where<T>): Promise<number>;
   /** Sum of a `number` field over the matching rows (usage). */
   sum(field: keyof T & string, where?: Where<T>): Promise<number>;
   /** Rejects with `StoreConflict` when the id or a unique field's value is taken. */
-  insert(row: T): Promise<T>;
+  insert(row: T): Promise<Stored<T>>;
   /** The updated row; `undefined` when the row is missing or `if` does not match (the loser of a race). */
-  update(id: string, patch: Patch<T>, options?: UpdateOptions<T>): Promise<T | undefined>;
-  /** False when the row is missing or `if` does not match. */
+  update(id: string, patch: Patch<T>, options?: UpdateOptions<T>): Promise<Stored<T> | undefined>;
+  /** False when the row is missing or `if` does not match. A workspace row leaves a tombstone with its seq. */
   remove(id: string, options?: UpdateOptions<T>): Promise<boolean>;
+  /** The seq of the delete that removed `id`, while that delete is its latest change (workspace collections). */
+  tombstone(id: string): Promise<number | undefined>;
 }
+
+/**
+ * One entry of a workspace's change feed: the latest change of one row. `row` is the row as that change left it,
+ * with `seq`; `null` when the change was a delete (a tombstone).
+ */
+export type Change = { collection: string; id: string; seq: number; row: Row | null };
+
+export type ChangeQuery = {
+  /** Changes with a seq above this one: 0 for everything, else a previous page's `next`. */
+  since: number;
+  limit: number;
+  /** Only these collections (by name); `next` still moves past the others. */
+  collections?: string[];
+};
+
+export type ChangePage = {
+  /** Oldest first; a row changed several times since `since` appears once, at its latest seq. */
+  changes: Change[];
+  /** Pass as the next `since`: every change up to it was returned (or filtered out). */
+  next: number;
+  /** True when the page stopped at `limit` and more changes follow. */
+  more: boolean;
+  /** The workspace's latest seq the feed can answer for: no write at or below it is still under way. */
+  head: number;
+};
 
 export type BlobInfo = { key: string; size: number; modifiedAt: Date };
 /** Inclusive byte range, as HTTP Range gives it. */
@@ -120,6 +156,13 @@ export interface Store {
     field: keyof T & string,
     value: string,
   ): Promise<{ workspaceId: string; row: T } | undefined>;
+  /**
+   * What changed in a workspace's collections after `query.since`, in seq order, with paging. Seqs increase with
+   * every write in the workspace and are never reused; a reader that has seen seq N never later meets a new
+   * change at or below N (nothing is answered while a lower write is still under way), so `next` is a safe resume
+   * point. Deletes appear as tombstones, kept for good.
+   */
+  changes(workspaceId: string, query: ChangeQuery): Promise<ChangePage>;
   /** Workspaces holding rows of `spec` (matching `where`, when given), for sweeps and queues across the instance. */
   workspacesWith<T extends Row>(spec: CollectionSpec<T>, where?: Where<T>): Promise<string[]>;
   blobs: BlobStore;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../electron/secrets.js';
 import { type ServerHost, startServerHost } from '../../electron/server-host.js';
 import { ensureDashboard } from '../e2e/ensure-dashboard.js';
 
@@ -22,7 +23,18 @@ beforeAll(async () => {
   await new Promise((r) => holder.once('listening', r));
   taken = (holder.address() as { port: number }).port;
   await writeFile(join(userData, 'settings.json'), JSON.stringify({ port: taken, whisperThreads: 3 }));
-  host = await startServerHost({ userData, appPath });
+  // The same contract as Electron's safeStorage (which needs a running Electron), on a keyring backend.
+  const xor = (bytes: Buffer) => Buffer.from([...bytes].map((b) => b ^ 0x5a));
+  const secretBox = createSecretBox(
+    {
+      isEncryptionAvailable: () => true,
+      encryptString: (plain) => xor(Buffer.from(plain)),
+      decryptString: (sealed) => xor(sealed).toString(),
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+    },
+    'linux',
+  );
+  host = await startServerHost({ userData, appPath, secretBox });
 });
 afterAll(async () => {
   await host?.close();
@@ -55,5 +67,12 @@ describe('server host', () => {
       body: JSON.stringify({ port: 4790 }),
     });
     expect((await saved.json()).saved.port).toBe(4790);
+  });
+
+  it('keeps hosted sync keys with the shell’s safeStorage box', async () => {
+    const signIn = await fetch(await host.mintSignInLink(), { redirect: 'manual' });
+    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
+    const sync = await (await fetch(`${host.url}/api/v1/sync/settings`, { headers: { cookie } })).json();
+    expect(sync).toMatchObject({ keyStorage: 'safeStorage', enabled: false, keyPrefix: null });
   });
 });

@@ -12,6 +12,7 @@ import {
   LayoutPanelLeft,
   Mic,
   Network,
+  RefreshCw,
   Settings,
   ShieldCheck,
 } from 'lucide-react';
@@ -49,6 +50,7 @@ export const navGroups: NavGroup[] = [
       { path: '/keys', label: 'API keys', icon: KeyRound },
       { path: '/models', label: 'Models', icon: Cpu },
       { path: '/workspaces', label: 'Workspaces', icon: Boxes },
+      { path: '/sync', label: 'Sync', icon: RefreshCw },
       { path: '/owner', label: 'Access', icon: ShieldCheck, ownerOnly: true },
       { path: '/settings', label: 'Settings', icon: Settings },
     ],

@@ -24,6 +24,7 @@ export const router = createBrowserRouter([
       { path: 'keys/:id?', lazy: screen(() => import('../features/keys/routes')) },
       { path: 'models', lazy: screen(() => import('../features/models/routes')) },
       { path: 'workspaces', lazy: screen(() => import('../features/workspaces/routes')) },
+      { path: 'sync', lazy: screen(() => import('../features/sync/routes')) },
       { path: 'owner', lazy: screen(() => import('../features/owner/routes')) },
       { path: 'settings', lazy: screen(() => import('../features/settings/routes')) },
       { path: 'profile', lazy: screen(() => import('../features/account/routes')) },

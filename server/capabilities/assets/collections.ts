@@ -4,7 +4,14 @@ import type { AssetRecord, UploadGrantRecord } from './schema.js';
 export const assetsCollection = defineCollection<AssetRecord>({
   name: 'assets',
   scope: 'workspace',
-  fields: { type: 'text', tags: 'text[]', searchText: 'text', createdAt: 'text', size: 'number' },
+  fields: {
+    type: 'text',
+    tags: 'text[]',
+    searchText: 'text',
+    createdAt: 'text',
+    size: 'number',
+    sha256: 'text',
+  },
   unique: ['key'],
   search: ['searchText'],
 });

@@ -2,7 +2,10 @@
 import { TRANSFORMABLE_TYPES } from './image/render-image.js';
 import type { Asset, AssetRecord } from './schema.js';
 
-export function presentAsset(record: AssetRecord, origin: string): Asset {
+export function presentAsset(
+  { seq: _feedPosition, ...record }: AssetRecord & { seq?: number },
+  origin: string,
+): Asset {
   const image = record.type === 'image' && TRANSFORMABLE_TYPES.has(record.contentType);
   const playable = record.type === 'audio' || record.type === 'video';
   const { searchText: _internal, ...shown } = record;

@@ -62,7 +62,7 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
   async function create(
     workspaceId: string,
     file: IncomingFile,
-    meta: NewAssetMeta & { id?: string },
+    meta: NewAssetMeta & { id?: string; createdAt?: string; updatedAt?: string },
     rules?: FileRules,
   ): Promise<AssetRecord> {
     const inspected = await inspectFile(file, rules);
@@ -74,7 +74,7 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       await rm(file.path, { force: true });
       throw error;
     }
-    const now = new Date().toISOString();
+    const now = meta.createdAt ?? new Date().toISOString();
     const displayName = meta.displayName ?? file.filename;
     const tags = meta.tags ?? [];
     const record: AssetRecord = {
@@ -91,7 +91,7 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       ...(inspected.duration !== undefined ? { duration: inspected.duration } : {}),
       searchText: searchTextOf({ displayName, filename: file.filename, tags }),
       createdAt: now,
-      updatedAt: now,
+      updatedAt: meta.updatedAt ?? now,
     };
     try {
       return await assets(workspaceId).insert(record);
@@ -149,6 +149,9 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       displayName?: string;
       tags?: string[];
       sha256?: string;
+      /** Kept from another instance (sync), so the copy lists where the original does. */
+      createdAt?: string;
+      updatedAt?: string;
     },
   ): Promise<AssetRecord> {
     const file = {
@@ -157,7 +160,8 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       contentTypeHint: input.contentType,
       sha256: input.sha256,
     };
-    return create(workspaceId, file, { id: input.id, displayName: input.displayName, tags: input.tags });
+    const { id, displayName, tags, createdAt, updatedAt } = input;
+    return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt });
   }
 
   async function get(workspaceId: string, id: string): Promise<AssetRecord> {
@@ -178,10 +182,34 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     return updated;
   }
 
-  /** Deletes the record, its bytes and its cached derivatives. False when it did not exist. */
-  async function remove(workspaceId: string, id: string): Promise<boolean> {
+  /**
+   * For sync: changes `displayName`/`tags` only if the record is still the version `seq` (the store checks and
+   * writes in one step); undefined when it is missing or moved on.
+   */
+  async function updateIf(
+    workspaceId: string,
+    id: string,
+    patch: PatchAssetBody,
+    { seq, updatedAt }: { seq: number; updatedAt: string },
+  ): Promise<AssetRecord | undefined> {
+    const current = await assets(workspaceId).get(id);
+    if (!current || current.seq !== seq) return undefined;
+    const searchText = searchTextOf({ ...current, ...patch });
+    return assets(workspaceId).update(id, { ...patch, searchText, updatedAt }, { if: { seq } });
+  }
+
+  /**
+   * Deletes the record, its bytes and its cached derivatives. False when it did not exist, or (sync) when `ifSeq`
+   * is given and the record is no longer that version.
+   */
+  async function remove(
+    workspaceId: string,
+    id: string,
+    { ifSeq }: { ifSeq?: number } = {},
+  ): Promise<boolean> {
     const record = await assets(workspaceId).get(id);
-    if (!record || !(await assets(workspaceId).remove(id))) return false; // the record first: serving stops
+    const condition = ifSeq === undefined ? undefined : { if: { seq: ifSeq } };
+    if (!record || !(await assets(workspaceId).remove(id, condition))) return false; // the record first: serving stops
     await store.blobs.delete(assetBlobKey(workspaceId, id));
     await imageCache.removeKey(record.key);
     return true;
@@ -202,6 +230,14 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       localFile: () => store.blobs.localFile(blobKey),
     };
   }
+
+  /** An asset of the workspace holding exactly these bytes (sync sends bytes a workspace already has once). */
+  const withSha256 = (workspaceId: string, sha256: string) => assets(workspaceId).findOne({ sha256 });
+  /** Which of these SHA-256s the workspace holds, in one query. */
+  const withSha256s = async (workspaceId: string, shas: string[]) =>
+    new Set(
+      shas.length ? (await assets(workspaceId).all({ sha256: { in: shas } })).map((a) => a.sha256) : [],
+    );
 
   /** A local path to an asset's bytes for a native tool (ffmpeg, Whisper); release it when done. */
   async function localFile(workspaceId: string, id: string) {
@@ -259,7 +295,11 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
       }),
     get,
     update,
+    updateIf,
     remove,
+    withSha256,
+    withSha256s,
+    blobKeyOf: assetBlobKey,
     byKey,
     localFile,
     usage,

@@ -85,7 +85,11 @@ export function createChunkedUploads({
     return next;
   }
 
-  async function begin(workspaceId: string, body: BeginChunkedBody): Promise<ChunkedUploadRecord> {
+  async function begin(
+    workspaceId: string,
+    body: BeginChunkedBody,
+    other?: { purpose: string; manifest: unknown },
+  ): Promise<ChunkedUploadRecord> {
     if (body.size > maxBytes) throw payloadTooLarge(`size is larger than the ${maxBytes}-byte upload limit`);
     const partSize = body.partSize ?? DEFAULT_PART_SIZE;
     const partCount = Math.ceil(body.size / partSize);
@@ -104,6 +108,7 @@ export function createChunkedUploads({
       ...(body.prompt ? { prompt: body.prompt } : {}),
       status: 'open',
       parts: {},
+      ...other,
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + (body.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000).toISOString(),
     };
@@ -261,6 +266,7 @@ export function createChunkedUploads({
   function complete(workspaceId: string, id: string): Promise<{ transcriptId: string; assetId: string }> {
     return locked(id, async () => {
       const found = await findOpen(workspaceId, id);
+      if (found.purpose) throw conflict(`This upload is a ${found.purpose}; it is completed elsewhere`);
       if (found.status === 'completed' && found.result) return found.result;
       const upload = await claimCompletion(workspaceId, found);
       if (upload.status === 'completed' && upload.result) return upload.result;
@@ -282,17 +288,52 @@ export function createChunkedUploads({
         await parts.remove(workspaceId, id);
         return result;
       } catch (error) {
-        // open again, so the client can re-send what was wrong and complete again
-        await uploads(workspaceId)
-          .update(
-            id,
-            { status: 'open', claimUntil: null },
-            { if: { status: 'completing', claimUntil: upload.claimUntil ?? null } },
-          )
-          .catch(() => undefined);
+        await reopen(workspaceId, upload);
         throw error;
       }
     });
+  }
+
+  /**
+   * Completes an upload begun with a `purpose` (sync packs): joins and verifies the parts like complete, then hands
+   * the whole file to `consume`, which owns it; what that answers is kept, so a second call answers the same.
+   */
+  function completeWith<R extends Record<string, unknown>>(
+    workspaceId: string,
+    id: string,
+    purpose: string,
+    consume: (
+      file: { path: string; size: number; sha256: string },
+      upload: ChunkedUploadRecord,
+    ) => Promise<R>,
+  ): Promise<R> {
+    return locked(id, async () => {
+      const found = await findOpen(workspaceId, id);
+      if (found.purpose !== purpose) throw notFound('Upload');
+      if (found.status === 'completed') return found.outcome as R;
+      const upload = await claimCompletion(workspaceId, found);
+      if (upload.status === 'completed') return upload.outcome as R;
+      try {
+        const outcome = await consume(await joinVerified(workspaceId, upload), upload);
+        await uploads(workspaceId).update(id, { status: 'completed', outcome, claimUntil: null });
+        await parts.remove(workspaceId, id);
+        return outcome;
+      } catch (error) {
+        await reopen(workspaceId, upload);
+        throw error;
+      }
+    });
+  }
+
+  /** Open again after a failed complete, so the client can re-send what was wrong and complete again. */
+  async function reopen(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
+    await uploads(workspaceId)
+      .update(
+        upload.id,
+        { status: 'open', claimUntil: null },
+        { if: { status: 'completing', claimUntil: upload.claimUntil ?? null } },
+      )
+      .catch(() => undefined);
   }
 
   /**
@@ -324,6 +365,18 @@ export function createChunkedUploads({
 
   /** Verifies the parts, joins them and makes the asset, with the id that this upload's complete always uses. */
   async function createAsset(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
+    const whole = await joinVerified(workspaceId, upload);
+    await assets.createFromFile(workspaceId, {
+      id: resultIdsOf(upload.id).assetId,
+      path: whole.path,
+      filename: upload.filename,
+      contentType: upload.contentType,
+      sha256: whole.sha256,
+    });
+  }
+
+  /** Checks every part is there at its size, joins them into a temp file and checks the whole size and hash. */
+  async function joinVerified(workspaceId: string, upload: ChunkedUploadRecord) {
     const { id } = upload;
     const sizes = await parts.sizes(workspaceId, id, upload.partCount);
     const missing = range(upload.partCount).filter((i) => !sizes.has(i));
@@ -342,13 +395,7 @@ export function createChunkedUploads({
           : `Reassembled file does not match the declared sha256 (got ${whole.sha256}); re-send the wrong parts and complete again`,
       );
     }
-    await assets.createFromFile(workspaceId, {
-      id: resultIdsOf(id).assetId,
-      path: target,
-      filename: upload.filename,
-      contentType: upload.contentType,
-      sha256: whole.sha256,
-    });
+    return { path: target, ...whole };
   }
 
   /**
@@ -453,6 +500,7 @@ export function createChunkedUploads({
     putPart,
     status,
     complete,
+    completeWith,
     abort,
     sweep,
     present,

@@ -14,6 +14,7 @@ export const DASHBOARD_SECTIONS = [
   'keys',
   'models',
   'workspaces',
+  'sync',
   'owner',
   'settings',
   'profile',

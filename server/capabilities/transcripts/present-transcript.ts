@@ -1,8 +1,9 @@
 /** The transcript JSON: the stored record without what stays internal (its source, prompt, model path). */
 import type { Transcript, TranscriptRecord, TranscriptSummary } from './schema.js';
 
-export function presentSummary(record: TranscriptRecord): TranscriptSummary {
+export function presentSummary(record: TranscriptRecord & { seq?: number }): TranscriptSummary {
   const {
+    seq: _feedPosition,
     segments: _s,
     words: _w,
     source: _src,

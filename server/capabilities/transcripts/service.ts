@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/types.js';
+import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { ActiveEngine } from '../whisper/active-engine.js';
 import type { EngineResult } from '../whisper/types.js';
@@ -118,6 +118,36 @@ export function createTranscriptService({
     await assets.remove(workspaceId, record.audioAssetId);
   }
 
+  /**
+   * For sync: stores a settled transcript made on another instance, never queued: a new one when `ifSeq` is 0, else
+   * over the stored version `ifSeq` only. Undefined when that does not hold (it exists, or moved on).
+   */
+  async function putSynced(
+    workspaceId: string,
+    record: TranscriptRecord,
+    ifSeq: number,
+  ): Promise<TranscriptRecord | undefined> {
+    if (ifSeq === 0)
+      return transcripts(workspaceId)
+        .insert(record)
+        .catch((error) => {
+          if ((error as Error).name === 'StoreConflict') return undefined;
+          throw error;
+        });
+    const { id, ...fields } = record;
+    const cleared = Object.fromEntries(SYNC_OPTIONAL_FIELDS.map((f) => [f, null]));
+    return transcripts(workspaceId).update(id, { ...cleared, ...fields } as Patch<TranscriptRecord>, {
+      if: { seq: ifSeq },
+    });
+  }
+
+  /**
+   * For sync: removes a settled transcript if it is still version `seq`. Its audio asset stays: it syncs as an
+   * asset of its own, so an edit made to it elsewhere is never dropped along with the transcript.
+   */
+  const removeIf = (workspaceId: string, id: string, seq: number) =>
+    transcripts(workspaceId).remove(id, { if: { seq, status: { in: ['completed', 'failed'] } } });
+
   async function retry(workspaceId: string, id: string): Promise<TranscriptRecord> {
     const record = await find(workspaceId, id);
     if (record.status !== 'pending' && record.status !== 'failed')
@@ -179,6 +209,8 @@ export function createTranscriptService({
       return { data: page.rows.map(presentSummary), nextCursor: page.nextCursor };
     },
     remove,
+    putSynced,
+    removeIf,
     retry,
     cancel,
     transcribeUpload,
@@ -200,6 +232,20 @@ export function createTranscriptService({
 }
 
 export type TranscriptService = ReturnType<typeof createTranscriptService>;
+
+/** Optional fields a synced version clears when it does not carry them. */
+const SYNC_OPTIONAL_FIELDS = [
+  'error',
+  'requestedLanguage',
+  'prompt',
+  'modelPath',
+  'language',
+  'duration',
+  'text',
+  'segments',
+  'words',
+  'completedAt',
+] as const;
 
 function optionsFrom(fields: Record<string, string>): { language?: string; prompt?: string } {
   const language = fields.language?.trim() || undefined;

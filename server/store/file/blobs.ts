@@ -10,7 +10,7 @@ import { assertBlobKey } from '../blob-key.js';
 import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
-import { syncDir } from './durable-file.js';
+import { createDirSyncer } from './durable-file.js';
 import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
 
 export type FileBlobOptions = {
@@ -22,6 +22,7 @@ export type FileBlobOptions = {
 };
 
 export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobOptions): BlobStore {
+  const syncDirShared = createDirSyncer();
   function pathOf(key: string): string {
     return join(root, assertBlobKey(key));
   }
@@ -56,7 +57,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
       await copyFile(path, target); // a file from another file system: copy it, then drop the source
       await rm(path, { force: true });
     });
-    if (fsync) await syncDir(dirname(target));
+    if (fsync) await syncDirShared(dirname(target));
   }
 
   async function statKey(key: string): Promise<BlobInfo | undefined> {

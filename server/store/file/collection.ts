@@ -1,22 +1,27 @@
 // One collection of the file backend: every row in memory, a JSON snapshot on disk (lowdb's format, written with
 // fsync by durable-file.ts) plus a journal of the mutations since. A mutation applies to memory at once, so
 // concurrent read-check-writes see each other and conditional writes are atomic, and resolves when its journal
-// line is on disk; if the line cannot be written the mutation is undone (journal.ts).
+// line is on disk; if the line cannot be written the mutation is undone (journal.ts). In a workspace, every write
+// is stamped with the next seq of the workspace's change feed (change-feed.ts) and a delete leaves a tombstone.
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { asStorageFailure, StoreConflict } from '../errors.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
+import type { ChangeFeed } from './change-feed.js';
 import { writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
-import { createJournal, readJournal } from './journal.js';
+import { createJournal, type JournalEntry, readJournal } from './journal.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
 
-type Snapshot<T> = { rows: T[] };
+/** `tombstones`: seq of the delete of each removed id (workspace collections). */
+type Snapshot<T> = { rows: T[]; tombstones?: Record<string, number> };
 
 export type CollectionFiles = { snapshot: string; journal: string };
+/** A collection's state in memory: its rows and the tombstones of removed ids. */
+export type CollectionData<T> = { rows: Map<string, T>; tombstones: Map<string, number> };
 export type CollectionOptions = {
   fsync: boolean;
   compactAtBytes: number;
@@ -26,10 +31,12 @@ export type CollectionOptions = {
   faults?: FaultInjector;
   /** How long a failed compaction waits before it is tried again. */
   compactionRetryMs: number;
+  /** The workspace's change feed; absent for instance collections. */
+  feed?: ChangeFeed;
 };
 
 /** Loads the snapshot, then replays the journal over it. */
-export async function loadRows<T extends Row>(files: CollectionFiles): Promise<Map<string, T>> {
+export async function loadRows<T extends Row>(files: CollectionFiles): Promise<CollectionData<T>> {
   const db = new Low<Snapshot<T>>(new JSONFile(files.snapshot), { rows: [] });
   await db.read().catch((error) => {
     throw new Error(`${files.snapshot} could not be read (${error.message}); it was left untouched`);
@@ -40,20 +47,32 @@ export async function loadRows<T extends Row>(files: CollectionFiles): Promise<M
       `${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`,
     );
   const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
+  const tombstones = new Map<string, number>(Object.entries(db.data.tombstones ?? {}));
   for (const entry of await readJournal<T>(files.journal)) {
-    if (entry.op === 'put') rows.set(entry.row.id, entry.row);
-    else rows.delete(entry.id);
+    if (entry.op === 'put') {
+      rows.set(entry.row.id, entry.row);
+      tombstones.delete(entry.row.id);
+    } else {
+      rows.delete(entry.id);
+      if (entry.seq !== undefined) tombstones.set(entry.id, entry.seq);
+    }
   }
-  return rows;
+  return { rows, tombstones };
 }
+
+/** The snapshot of `data`, serialised now (rows are never mutated in place, so this is a consistent copy). */
+export const snapshotOf = <T>({ rows, tombstones }: CollectionData<T>): string =>
+  JSON.stringify({ rows: [...rows.values()], tombstones: Object.fromEntries(tombstones) });
 
 export function createFileCollection<T extends Row>(
   spec: CollectionSpec<T>,
   files: CollectionFiles,
-  rows: Map<string, T>,
+  data: CollectionData<T>,
   unique: UniqueIndexes<T>,
   options: CollectionOptions & { snapshotBytes?: number },
 ): Collection<T> & { close(): Promise<void>; rows(): IterableIterator<T> } {
+  const { rows, tombstones } = data;
+  const { feed } = options;
   let snapshotBytes = options.snapshotBytes ?? 0;
   let compactionBlockedUntil = 0;
   let ensuredDir: Promise<unknown> | undefined;
@@ -69,8 +88,7 @@ export function createFileCollection<T extends Row>(
     if (Date.now() < compactionBlockedUntil) return;
     try {
       // Serialised now, synchronously from memory: nothing is pending, and rows are never mutated in place.
-      const data = JSON.stringify({ rows: [...rows.values()] });
-      await writeFileDurably(files.snapshot, data, options.fsync, options.faults);
+      await writeFileDurably(files.snapshot, snapshotOf(data), options.fsync, options.faults);
       snapshotBytes = (await stat(files.snapshot)).size;
       await journal.reset();
     } catch (error) {
@@ -80,15 +98,29 @@ export function createFileCollection<T extends Row>(
     }
   }
 
-  async function persist(entry: Parameters<typeof journal.append>[0], undo: () => void, leave: () => void) {
+  /**
+   * Writes one row change (`next` undefined: a delete): stamps it with the feed's next seq, applies it to memory,
+   * then waits for its journal line; undone in memory if the line fails. Resolves to the row as stored.
+   */
+  async function commit(id: string, next: T | undefined, leave: () => void): Promise<T | undefined> {
+    const change = feed?.begin(spec.name, id);
+    const row = next && change ? ({ ...next, seq: change.seq } as T) : next;
+    const undoApply = apply(id, row, change?.seq);
+    const undo = () => {
+      undoApply();
+      change?.undo();
+    };
+    const entry: JournalEntry<T> = row ? { op: 'put', row } : { op: 'del', id, seq: change?.seq };
     try {
       await write(entry, undo);
     } finally {
+      change?.settle();
       leave();
     }
+    return row;
   }
 
-  async function write(entry: Parameters<typeof journal.append>[0], undo: () => void): Promise<void> {
+  async function write(entry: JournalEntry<T>, undo: () => void): Promise<void> {
     try {
       ensuredDir ??= mkdir(dirname(files.journal), { recursive: true }).catch((error) => {
         ensuredDir = undefined;
@@ -104,15 +136,20 @@ export function createFileCollection<T extends Row>(
     });
   }
 
-  /** Applies a row change to memory and the unique indexes; returns its undo. */
-  function apply(id: string, next: T | undefined): () => void {
+  /** Applies a row change to memory, the unique indexes and the tombstones; returns its undo. */
+  function apply(id: string, next: T | undefined, seq: number | undefined): () => void {
     const previous = rows.get(id);
+    const previousTombstone = tombstones.get(id);
     if (next) rows.set(id, next);
     else rows.delete(id);
+    if (next) tombstones.delete(id);
+    else if (seq !== undefined) tombstones.set(id, seq);
     unique.replace(previous, next);
     return () => {
       if (previous) rows.set(id, previous);
       else rows.delete(id);
+      if (previousTombstone === undefined) tombstones.delete(id);
+      else tombstones.set(id, previousTombstone);
       unique.replace(next, previous);
     };
   }
@@ -160,8 +197,7 @@ export function createFileCollection<T extends Row>(
         leave();
         throw error;
       }
-      await persist({ op: 'put', row }, apply(row.id, row), leave);
-      return row;
+      return (await commit(row.id, row, leave)) as T;
     },
     async update(id, patch: Patch<T>, opts?: UpdateOptions<T>) {
       const current = rows.get(id);
@@ -181,15 +217,17 @@ export function createFileCollection<T extends Row>(
         leave();
         throw error;
       }
-      await persist({ op: 'put', row: next as T }, apply(id, next as T), leave);
-      return next as T;
+      return commit(id, next as T, leave);
     },
     async remove(id, opts) {
       const current = rows.get(id);
       if (!current || !matches(current, opts?.if)) return false;
       const leave = options.enterWrite();
-      await persist({ op: 'del', id }, apply(id, undefined), leave);
+      await commit(id, undefined, leave);
       return true;
+    },
+    async tombstone(id) {
+      return tombstones.get(id);
     },
     rows: () => rows.values(),
     close: () => journal.close(),

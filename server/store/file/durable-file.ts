@@ -15,6 +15,40 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Directory syncs shared between writers, as a journal shares its flushes: a caller whose rename is done waits for
+ * a sync that starts after it (never one already under way, which may have begun before the rename), and every
+ * caller that arrives while that sync is still queued rides on it. Many files renamed into one directory at once
+ * (a batch of uploads) then cost a few directory syncs instead of one each.
+ */
+export function createDirSyncer(sync: (dir: string) => Promise<void> = syncDir) {
+  const queued = new Map<string, { running?: Promise<void>; next?: Promise<void> }>();
+  return function syncDirShared(dir: string): Promise<void> {
+    let state = queued.get(dir);
+    if (!state) {
+      state = {};
+      queued.set(dir, state);
+    }
+    if (state.next) return state.next;
+    const current = state;
+    const next = (current.running ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        current.next = undefined;
+        const run = sync(dir);
+        current.running = run;
+        void run
+          .finally(() => {
+            if (current.running === run && !current.next) queued.delete(dir);
+          })
+          .catch(() => undefined);
+        return run;
+      });
+    current.next = next;
+    return next;
+  };
+}
+
 /** tmp + fsync + rename + fsync(dir): readers see the old or the new file, and after power loss too. */
 export async function writeFileDurably(
   path: string,

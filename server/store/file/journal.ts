@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
 import { syncDir } from './durable-file.js';
 import { type FaultInjector, injectedError } from './faults.js';
 
-export type JournalEntry<T> = { op: 'put'; row: T } | { op: 'del'; id: string };
+/** `seq` of a delete: its tombstone's (absent for instance collections and for journals older than the feed). */
+export type JournalEntry<T> = { op: 'put'; row: T } | { op: 'del'; id: string; seq?: number };
 
 type Pending = { line: string; undo: () => void; resolve: () => void; reject: (error: Error) => void };
 

@@ -9,7 +9,8 @@ type Predicate<T> = (row: T) => boolean;
 /** Throws `UndeclaredField` for a field the collection does not declare, as a column-based backend must. */
 export function checkFields<T extends Row>(spec: CollectionSpec<T>, fields: string[]): void {
   for (const field of fields)
-    if (field !== 'id' && !(field in spec.fields)) throw new UndeclaredField(spec.name, field);
+    if (field !== 'id' && field !== 'seq' && !(field in spec.fields))
+      throw new UndeclaredField(spec.name, field);
 }
 
 export function compileWhere<T extends Row>(spec: CollectionSpec<T>, where: Where<T> = {}): Predicate<T> {

@@ -4,12 +4,19 @@
 //   workspaces/<id>/db/<name>.json|.log    one workspace's collections
 //   workspaces/<id>/...                    its blobs (files/, chunked/ ...)
 //   tmp/                                   uploads in flight, emptied at start-up
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScopeGate } from '../scope-gate.js';
 import { type Collection, type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
 import { createFileBlobs } from './blobs.js';
-import { type CollectionFiles, createFileCollection, loadRows } from './collection.js';
+import { type ChangeFeed, createChangeFeed } from './change-feed.js';
+import {
+  type CollectionData,
+  type CollectionFiles,
+  createFileCollection,
+  loadRows,
+  snapshotOf,
+} from './collection.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
@@ -56,27 +63,76 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     journal: join(scopeDir(scope), `${name}.log`),
   });
 
-  /** Rows read at start-up, by scope and name, waiting for their collection's spec. */
-  const loaded = new Map<string, { rows: Map<string, Row>; snapshotBytes: number }>();
+  /** Every collection's data by `scope/name`: read at start-up (before its spec is known) or made on first use. */
+  const loaded = new Map<string, { data: CollectionData<Row>; snapshotBytes: number }>();
   const opened = new Map<string, Opened>();
   const registries = new Map<string, UniqueRegistry<Row>>();
+  /** Each workspace's change feed. */
+  const feeds = new Map<string, ChangeFeed>();
 
   async function loadScope(scope: string): Promise<void> {
     const names = new Set((await listDir(scopeDir(scope))).map((f) => f.replace(/\.(json|log)$/, '')));
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const files = filesOf(name, scope);
-      const rows = await loadRows(files);
+      const data = await loadRows(files);
       const snapshotBytes = await stat(files.snapshot).then(
         (s) => s.size,
         () => 0,
       );
-      loaded.set(`${scope}/${name}`, { rows, snapshotBytes });
+      loaded.set(`${scope}/${name}`, { data, snapshotBytes });
     }
+    if (scope !== INSTANCE)
+      await loadFeed(
+        scope,
+        [...names].filter((n) => !n.startsWith('.')),
+      );
+  }
+
+  /** Rebuilds a workspace's feed from the stored seqs; rows written before the feed existed get theirs now. */
+  async function loadFeed(scope: string, names: string[]): Promise<void> {
+    const feed = feedOf(scope);
+    const unsequenced: Array<{ name: string; row: Row }> = [];
+    for (const name of names) {
+      const { data } = loaded.get(`${scope}/${name}`)!;
+      for (const row of data.rows.values())
+        if (typeof row.seq === 'number') feed.load(name, row.id, row.seq);
+        else unsequenced.push({ name, row });
+      for (const [id, seq] of data.tombstones) feed.load(name, id, seq);
+    }
+    const touched = new Set<string>();
+    const createdAt = (row: Row) => String((row as { createdAt?: unknown }).createdAt ?? '');
+    unsequenced.sort(
+      (a, b) => createdAt(a.row).localeCompare(createdAt(b.row)) || a.row.id.localeCompare(b.row.id),
+    );
+    for (const { name, row } of unsequenced) {
+      const seq = feed.last() + 1;
+      loaded.get(`${scope}/${name}`)!.data.rows.set(row.id, { ...row, seq });
+      feed.load(name, row.id, seq);
+      touched.add(name);
+    }
+    for (const name of touched) {
+      // Folded into a snapshot before anything is served, so the seqs handed out are the ones on disk.
+      const files = filesOf(name, scope);
+      const entry = loaded.get(`${scope}/${name}`)!;
+      await writeFileDurably(files.snapshot, snapshotOf(entry.data), fsync);
+      await truncate(files.journal, 0).catch(() => undefined);
+      entry.snapshotBytes = (await stat(files.snapshot)).size;
+    }
+    feed.loaded();
+  }
+
+  function feedOf(scope: string): ChangeFeed {
+    let feed = feeds.get(scope);
+    if (!feed) {
+      feed = createChangeFeed();
+      feeds.set(scope, feed);
+    }
+    return feed;
   }
 
   await loadScope(INSTANCE);
-  const dropped = new Set(loaded.get(`${INSTANCE}/${droppedWorkspaces.name}`)?.rows.keys() ?? []);
+  const dropped = new Set(loaded.get(`${INSTANCE}/${droppedWorkspaces.name}`)?.data.rows.keys() ?? []);
   for (const id of dropped) {
     gate.markDropped(id);
     await rm(join(dataDir, 'workspaces', id), { recursive: true, force: true });
@@ -88,10 +144,10 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     let registry = registries.get(spec.name);
     if (!registry) {
       registry = createUniqueRegistry(spec as CollectionSpec<Row>);
-      for (const [id, { rows }] of loaded) {
+      for (const [id, { data }] of loaded) {
         if (!id.endsWith(`/${spec.name}`)) continue;
         const scoped = registry.forScope(id.slice(0, -spec.name.length - 1));
-        for (const row of rows.values()) scoped.replace(undefined, row);
+        for (const row of data.rows.values()) scoped.replace(undefined, row);
       }
       registries.set(spec.name, registry);
     }
@@ -103,18 +159,22 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     let collection = opened.get(id);
     if (!collection) {
       const registry = registryOf(spec);
-      const start = loaded.get(id);
-      loaded.delete(id);
+      let start = loaded.get(id);
+      if (!start) {
+        start = { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 };
+        loaded.set(id, start);
+      }
       collection = createFileCollection(
         spec as CollectionSpec<Row>,
         filesOf(spec.name, scope),
-        start?.rows ?? new Map(),
+        start.data,
         registry.forScope(scope) as ReturnType<UniqueRegistry<Row>['forScope']>,
         {
           fsync,
           compactAtBytes,
           log,
-          snapshotBytes: start?.snapshotBytes,
+          snapshotBytes: start.snapshotBytes,
+          feed: scope === INSTANCE ? undefined : feedOf(scope),
           enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
           faults: options.faults,
           compactionRetryMs: options.compactionRetryMs ?? 30_000,
@@ -140,6 +200,19 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       if (!holder) return undefined;
       const row = await open(spec, holder.scope).get(holder.id);
       return row && { workspaceId: holder.scope, row };
+    },
+    async changes(workspaceId, query) {
+      const feed = feeds.get(workspaceId);
+      if (!feed || gate.isDropped(workspaceId))
+        return { changes: [], next: query.since, more: false, head: 0 };
+      const { entries, ...page } = feed.read(query);
+      const changes = entries.map(({ seq, collection, id }) => ({
+        seq,
+        collection,
+        id,
+        row: loaded.get(`${workspaceId}/${collection}`)?.data.rows.get(id) ?? null,
+      }));
+      return { changes, ...page };
     },
     async workspacesWith(spec, where) {
       const scopes = new Set<string>();
@@ -167,6 +240,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
         opened.delete(id);
       }
       for (const id of loaded.keys()) if (id.startsWith(`${workspaceId}/`)) loaded.delete(id);
+      feeds.delete(workspaceId);
       for (const registry of registries.values()) registry.forgetScope(workspaceId);
       await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
     },

@@ -1,9 +1,11 @@
-// One collection in one scope. Every statement names the scope (`workspace_id = ...`): scoped() is the only way a
-// query on a collection table is begun, and a test watches every statement the contract suite sends.
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+// One collection in one scope. Every statement names the scope (`workspace_id = ...`), and a test watches every
+// statement the contract suite sends. A write in a workspace runs in one transaction with its change-feed stamp
+// (feed.ts), which also refuses it once the workspace is dropped; instance rows have no feed.
+import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import { encodeCursor } from '../cursor.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
-import { type CollectionTableName, type Db, INSTANCE_SCOPE } from './database.js';
+import { type CollectionTableName, type Database, type Db, INSTANCE_SCOPE } from './database.js';
+import { stampChange, tombstoneOf } from './feed.js';
 import { asStoreError } from './pg-errors.js';
 import { afterCursorSql, columnOf, orderOf, orderSql, searchSql, whereSql } from './query.js';
 import { serializeRow } from './utf8-text.js';
@@ -40,27 +42,47 @@ export function createPostgresCollection<T extends Row>(
     return rows.map((r) => r.doc as T);
   }
 
-  /** INSERT guarded by the workspace's registry row (shared lock, not dropped), or plain for instance rows. */
-  async function insertRow(row: T): Promise<boolean> {
-    const t = await table();
-    const doc = serializeRow(row);
-    if (scope === INSTANCE_SCOPE) {
-      await db.insertInto(t).values({ workspace_id: scope, id: row.id, doc }).execute();
-      return true;
+  /**
+   * Runs one workspace write in a transaction after its feed stamp; `work` answers undefined when nothing matched,
+   * which rolls the stamp back. NOT_LIVE: the workspace was never registered or is dropped.
+   */
+  async function stamped<R>(
+    id: string,
+    deleted: boolean,
+    work: (trx: Transaction<Database>, seq: number) => Promise<R | undefined>,
+  ): Promise<R | undefined | typeof NOT_LIVE> {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const seq = await stampChange(trx, scope, spec.name, id, deleted);
+        if (seq === undefined) throw new Rollback(NOT_LIVE);
+        const result = await work(trx, seq);
+        if (result === undefined) throw new Rollback(undefined);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof Rollback) return error.value as undefined | typeof NOT_LIVE;
+      throw error;
     }
-    const result = await db
-      .insertInto(t)
-      .columns(['workspace_id', 'id', 'doc'])
-      .expression(
-        db
-          .selectFrom('folio_workspaces as w')
-          .select([sql.val(scope).as('workspace_id'), sql.val(row.id).as('id'), sql.val(doc).as('doc')])
-          .where('w.id', '=', scope)
-          .where('w.dropped_at', 'is', null)
-          .forShare(),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** Inserts the row (stamped, in a workspace); undefined when the workspace is not live. */
+  async function insertRow(t: CollectionTableName, row: T): Promise<T | undefined> {
+    if (scope === INSTANCE_SCOPE) {
+      await db
+        .insertInto(t)
+        .values({ workspace_id: scope, id: row.id, doc: serializeRow(row) })
+        .execute();
+      return row;
+    }
+    const stored = await stamped(row.id, false, async (trx, seq) => {
+      const next = { ...row, seq };
+      await trx
+        .insertInto(t)
+        .values({ workspace_id: scope, id: row.id, doc: serializeRow(next) })
+        .execute();
+      return next;
+    });
+    return stored === NOT_LIVE ? undefined : stored;
   }
 
   return {
@@ -105,10 +127,14 @@ export function createPostgresCollection<T extends Row>(
       return Number((await query.executeTakeFirstOrThrow().catch(rethrow)).total ?? 0);
     },
     async insert(row) {
+      const t = await table();
       try {
-        if (await insertRow(row)) return row;
-        await registry.register(scope);
-        if (await insertRow(row)) return row;
+        let stored = await insertRow(t, row);
+        if (!stored) {
+          await registry.register(scope);
+          stored = await insertRow(t, row);
+        }
+        if (stored) return stored;
       } catch (error) {
         throw asStoreError(error, spec, row);
       }
@@ -118,29 +144,53 @@ export function createPostgresCollection<T extends Row>(
       const t = await table();
       const changes: Record<string, unknown> = {};
       for (const [field, value] of Object.entries(patch))
-        if (value !== undefined && field !== 'id') changes[field] = value;
-      let query = db
-        .updateTable(t)
-        .set({ doc: sql<string>`doc || ${serializeRow(changes)}::jsonb` })
-        .where('workspace_id', '=', scope)
-        .where('id', '=', id);
-      for (const part of conditions(options?.if)) query = query.where(part);
-      const updated = await query
-        .returning('doc')
-        .executeTakeFirst()
-        .catch((error) => {
-          throw asStoreError(error, spec, changes);
-        });
-      return updated?.doc as T | undefined;
+        if (value !== undefined && field !== 'id' && field !== 'seq') changes[field] = value;
+      const run = async (q: Db | Transaction<Database>, seq?: number) => {
+        const set = seq === undefined ? changes : { ...changes, seq };
+        let query = q
+          .updateTable(t)
+          .set({ doc: sql<string>`doc || ${serializeRow(set)}::jsonb` })
+          .where('workspace_id', '=', scope)
+          .where('id', '=', id);
+        for (const part of conditions(options?.if)) query = query.where(part);
+        const updated = await query.returning('doc').executeTakeFirst();
+        return updated?.doc as T | undefined;
+      };
+      try {
+        if (scope === INSTANCE_SCOPE) return await run(db);
+        const updated = await stamped(id, false, run);
+        return updated === NOT_LIVE ? undefined : updated;
+      } catch (error) {
+        throw asStoreError(error, spec, changes);
+      }
     },
     async remove(id, options) {
       const t = await table();
-      let query = db.deleteFrom(t).where('workspace_id', '=', scope).where('id', '=', id);
-      for (const part of conditions(options?.if)) query = query.where(part);
-      const result = await query.executeTakeFirst().catch(rethrow);
-      return Number(result.numDeletedRows) > 0;
+      const run = async (q: Db | Transaction<Database>) => {
+        let query = q.deleteFrom(t).where('workspace_id', '=', scope).where('id', '=', id);
+        for (const part of conditions(options?.if)) query = query.where(part);
+        const result = await query.executeTakeFirst();
+        return Number(result.numDeletedRows) > 0 || undefined;
+      };
+      try {
+        if (scope === INSTANCE_SCOPE) return Boolean(await run(db));
+        return (await stamped(id, true, run)) === true;
+      } catch (error) {
+        rethrow(error);
+      }
+    },
+    async tombstone(id) {
+      if (scope === INSTANCE_SCOPE) return undefined;
+      return tombstoneOf(db, scope, spec.name, id).catch(rethrow);
     },
   };
+}
+
+const NOT_LIVE = Symbol('workspace not live');
+
+/** Thrown inside a write's transaction to roll it back and answer `value`. */
+class Rollback {
+  constructor(readonly value: unknown) {}
 }
 
 function rethrow(error: unknown): never {

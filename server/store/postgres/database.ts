@@ -1,5 +1,5 @@
-// The PostgreSQL schema as Kysely sees it: four bookkeeping tables and one table per collection (`c_<name>`),
-// each holding the whole row as JSONB plus a generated, indexed column per declared query field.
+// The PostgreSQL schema as Kysely sees it: the bookkeeping tables, the change feed, and one table per collection
+// (`c_<name>`), each holding the whole row as JSONB plus a generated, indexed column per declared query field.
 import { createHash } from 'node:crypto';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Row } from '../types.js';
@@ -17,8 +17,19 @@ export interface CollectionTable {
 export interface Database {
   folio_migrations: { version: number; name: string; applied_at: Generated<Date> };
   folio_meta: { key: string; value: ColumnType<unknown, string, string> };
-  /** Every workspace that ever held a row; `dropped_at` makes a drop final for every node. */
-  folio_workspaces: { id: string; dropped_at: Date | null };
+  /**
+   * Every workspace that ever held a row; `dropped_at` makes a drop final for every node. `seq` is the workspace's
+   * change counter: every write takes the next value under this row's lock and holds it until commit.
+   */
+  folio_workspaces: { id: string; dropped_at: Date | null; seq: ColumnType<string, never, never> };
+  /** The latest change of each workspace row (feed.ts): its seq, and whether it was a delete (a tombstone). */
+  folio_changes: {
+    workspace_id: string;
+    collection: string;
+    id: string;
+    seq: ColumnType<string, number, number>;
+    deleted: boolean;
+  };
   /** Which collections have tables, and the shape (fields, unique, search) each table was built for. */
   folio_collections: {
     name: string;
@@ -37,8 +48,8 @@ export const INSTANCE_SCOPE = '';
 /** What `lookup` answers for an instance-wide row, as the file backend does. */
 export const INSTANCE_NAME = 'instance';
 
-/** Columns every collection table has; a collection may not declare a field with one of these names. */
-export const RESERVED_COLUMNS = ['workspace_id', 'id', 'doc'];
+/** Names a collection may not declare as a field: every table's own columns, and `seq`, which the store stamps. */
+export const RESERVED_COLUMNS = ['workspace_id', 'id', 'doc', 'seq'];
 
 const MAX_IDENTIFIER = 63;
 

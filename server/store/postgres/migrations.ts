@@ -72,7 +72,52 @@ const steps: Step[] = [
         END $$`.execute(trx);
     },
   },
+  {
+    version: 3,
+    name: 'per-workspace change feed',
+    async up(trx) {
+      await sql`ALTER TABLE folio_workspaces ADD COLUMN seq bigint NOT NULL DEFAULT 0`.execute(trx);
+      await sql`CREATE TABLE folio_changes (
+        workspace_id text COLLATE "C" NOT NULL,
+        collection text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        seq bigint NOT NULL,
+        deleted boolean NOT NULL,
+        PRIMARY KEY (workspace_id, collection, id))`.execute(trx);
+      await sql`CREATE UNIQUE INDEX folio_changes_seq ON folio_changes (workspace_id, seq)`.execute(trx);
+      await backfillSeqs(trx);
+    },
+  },
 ];
+
+/**
+ * Rows written before the feed existed get seqs, per workspace in creation order (then collection and id), as
+ * the file backend numbers unsequenced rows; each workspace's counter starts after them.
+ */
+async function backfillSeqs(trx: Transaction<Database>): Promise<void> {
+  const tables = await trx.selectFrom('folio_collections').select(['name', 'table_name']).execute();
+  if (tables.length === 0) return;
+  const rows = sql.join(
+    tables.map(
+      ({ name, table_name }) =>
+        sql`SELECT workspace_id, ${sql.lit(name)} AS collection, id, doc ->> 'createdAt' AS created
+          FROM ${sql.table(table_name)} WHERE workspace_id <> ''`,
+    ),
+    sql` UNION ALL `,
+  );
+  await sql`INSERT INTO folio_changes (workspace_id, collection, id, seq, deleted)
+    SELECT workspace_id, collection, id,
+      row_number() OVER (PARTITION BY workspace_id ORDER BY created NULLS FIRST, collection, id), false
+    FROM (${rows}) AS r
+    WHERE workspace_id NOT IN (SELECT id FROM folio_workspaces WHERE dropped_at IS NOT NULL)`.execute(trx);
+  for (const { name, table_name } of tables)
+    await sql`UPDATE ${sql.table(table_name)} AS t SET doc = t.doc || jsonb_build_object('seq', c.seq)
+      FROM folio_changes AS c
+      WHERE c.workspace_id = t.workspace_id AND c.collection = ${sql.lit(name)} AND c.id = t.id`.execute(trx);
+  await sql`INSERT INTO folio_workspaces (id, dropped_at, seq)
+    SELECT workspace_id, NULL, max(seq) FROM folio_changes GROUP BY workspace_id
+    ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`.execute(trx);
+}
 
 export const STORE_SCHEMA_VERSION = steps.length;
 

@@ -24,6 +24,7 @@ const ARRAY_TYPE = { text: sql`text[]`, number: sql`double precision[]`, boolean
 
 export function columnOf<T extends Row>(spec: CollectionSpec<T>, field: string): Column {
   if (field === 'id') return { ref: sql.ref('id'), type: 'text' };
+  if (field === 'seq') return { ref: sql`folio_number(doc -> 'seq')`, type: 'number' };
   const type = (spec.fields as Record<string, FieldType | undefined>)[field];
   if (!type) throw new UndeclaredField(spec.name, field);
   return { ref: sql.ref(field), type };

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { BlobStore, CollectionSpec, Row, Store } from '../types.js';
 import { createPostgresCollection } from './collection.js';
 import { type CollectionTableName, type Database, INSTANCE_NAME, INSTANCE_SCOPE } from './database.js';
+import { readChanges } from './feed.js';
 import { guardBlobs } from './guarded-blobs.js';
 import { DATA_LOCK, enableTrigrams, migrate, withLock } from './migrations.js';
 import { whereSql } from './query.js';
@@ -98,6 +99,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         row: found.doc as never,
       };
     },
+    changes: (workspaceId, query) => readChanges(db, workspaceId, query),
     async workspacesWith(spec, where) {
       return registry.holding(await tableFor(spec)(), whereSql(spec, where));
     },

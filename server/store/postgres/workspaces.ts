@@ -1,6 +1,6 @@
-// The workspace registry every node shares. A workspace is registered by its first row; an insert takes a share
-// lock on its registry row in the same statement, and a drop sets `dropped_at` (waiting for those locks) before
-// deleting the rows, so no insert lands after a drop and none re-creates the workspace.
+// The workspace registry every node shares. A workspace is registered by its first row; every write takes its
+// registry row's lock for the change counter (feed.ts) until it commits, and a drop sets `dropped_at` (waiting for
+// those writes) before deleting the rows, so no write lands after a drop and none re-creates the workspace.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { ScopeGone } from '../errors.js';
 import type { CollectionTableName, Db } from './database.js';
@@ -29,7 +29,7 @@ export function createWorkspaceRegistry(db: Db) {
     return new Error(`workspace ${workspaceId} could not be registered`);
   }
 
-  /** Marks the workspace dropped, then deletes its rows from every collection table, in one transaction. */
+  /** Marks the workspace dropped, then deletes its feed and its rows from every collection table, in one transaction. */
   async function drop(workspaceId: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -41,6 +41,7 @@ export function createWorkspaceRegistry(db: Db) {
             .doUpdateSet({ dropped_at: sql<Date>`coalesce(folio_workspaces.dropped_at, now())` }),
         )
         .execute();
+      await trx.deleteFrom('folio_changes').where('workspace_id', '=', workspaceId).execute();
       const tables = await trx.selectFrom('folio_collections').select('table_name').execute();
       for (const { table_name } of tables)
         await trx

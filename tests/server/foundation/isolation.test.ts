@@ -1,6 +1,7 @@
 // Another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedRoutes } from '../../../server/capabilities/index.js';
+import { syncConflicts } from '../../../server/capabilities/sync/collections.js';
 import { credentialsOf } from '../../../server/http/define-route.js';
 import { createTenant, uploadAsset } from '../../helpers/factories.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -10,6 +11,8 @@ let alice: Awaited<ReturnType<typeof createTenant>>;
 let bob: Awaited<ReturnType<typeof createTenant>>;
 let bobAsset: string;
 let bobUpload: string;
+let bobPack: string;
+const bobConflict = 'cf_bobsownconflict0001';
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -22,17 +25,37 @@ beforeAll(async () => {
     body: JSON.stringify({ filename: 'long.wav', contentType: 'audio/wav', size: 1000 }),
   });
   bobUpload = ((await begun.json()) as { uploadId: string }).uploadId;
+  const pack = await srv.as({ bearer: bob.key.bearer })('/api/v1/sync/packs', {
+    method: 'POST',
+    body: JSON.stringify({ blobs: [{ sha256: 'a'.repeat(64), size: 10 }] }),
+  });
+  bobPack = ((await pack.json()) as { uploadId: string }).uploadId;
+  const version = { deleted: false, sha256: 'b'.repeat(64), record: { displayName: 'mine' } };
+  await srv.services.store.collection(syncConflicts, bob.workspaceId).insert({
+    id: bobConflict,
+    kind: 'asset',
+    recordId: bobAsset,
+    status: 'open',
+    detectedAt: new Date().toISOString(),
+    copy: version,
+    winner: { ...version, seq: 1 },
+  });
 });
 afterAll(() => srv.close());
 
-/** Bob's id for each kind of :id route, and a valid body for its PATCH. */
-const targets: Record<string, { id: () => string[]; patch: object }> = {
+/** Bob's id for each kind of :id route, and a valid body for its PATCH (or POST). */
+const targets: Record<string, { id: () => string[]; patch: object; post?: object }> = {
   '/api/v1/api-keys/:id': { id: () => [bob.key.id], patch: { name: 'stolen', services: [] } },
   '/api/v1/workspaces/:id': { id: () => [bob.workspaceId, bob.extraWorkspaceId], patch: { name: 'stolen' } },
   '/api/v1/assets/:id': { id: () => [bobAsset], patch: { displayName: 'stolen', tags: ['x'] } },
   '/api/v1/uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
   '/api/v1/uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
   '/api/v1/uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
+  '/api/v1/sync/packs/:id': { id: () => [bobPack], patch: {} },
+  '/api/v1/sync/packs/:id/complete': { id: () => [bobPack], patch: {} },
+  '/api/v1/sync/packs/:id/parts/0': { id: () => [bobPack], patch: {} },
+  '/api/v1/sync/conflicts/:id': { id: () => [bobConflict], patch: {} },
+  '/api/v1/sync/conflicts/:id/resolve': { id: () => [bobConflict], patch: {}, post: { keep: 'copy' } },
   '/api/v1/session-uploads/chunked/:id': { id: () => [bobUpload], patch: {} },
   '/api/v1/session-uploads/chunked/:id/complete': { id: () => [bobUpload], patch: {} },
   '/api/v1/session-uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
@@ -60,6 +83,8 @@ async function bobState() {
     asset: await (await key(`/api/v1/assets/${bobAsset}`)).json(),
     upload: await (await key(`/api/v1/uploads/chunked/${bobUpload}`)).json(),
     assets: await (await key('/api/v1/assets')).json(),
+    pack: await (await key(`/api/v1/sync/packs/${bobPack}`)).json(),
+    conflicts: await (await session('/api/v1/sync/conflicts?status=all')).json(),
   };
 }
 
@@ -86,6 +111,7 @@ describe('workspace isolation', () => {
           const res = await srv.as(cred)(route.path.replace(':id', id), {
             method: route.method,
             ...(route.method === 'PATCH' && { body: JSON.stringify(target.patch) }),
+            ...(route.method === 'POST' && target.post && { body: JSON.stringify(target.post) }),
             ...(route.method === 'PUT' && {
               body: 'x'.repeat(10),
               headers: { 'content-type': 'application/octet-stream' },

@@ -154,6 +154,10 @@ describe('postgres backend: workspace isolation', () => {
       await c.sum('size');
       await c.update('n1', { title: 'b' }, { if: { title: 'a' } });
       await c.remove('n1', { if: { title: 'b' } });
+      await c.tombstone('n1');
+      await store.collection(notes, 'ws_iso').insert({ ...row, id: 'n2', slug: 'iso2' });
+      await store.changes('ws_iso', { since: 0, limit: 10 });
+      await store.changes('ws_iso', { since: 0, limit: 10, collections: [notes.name] });
       await store.lookup(notes, 'slug', 'iso');
       await store.workspacesWith(notes);
       await store.dropWorkspace('ws_iso');

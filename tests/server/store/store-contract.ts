@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidCursor, ScopeGone, StoreConflict, UndeclaredField } from '../../../server/store/errors.js';
-import { defineCollection, type Store } from '../../../server/store/types.js';
+import { defineCollection, type Row, type Store } from '../../../server/store/types.js';
 
 export type StoreHandle = {
   store: Store;
@@ -41,6 +41,11 @@ export const notes = defineCollection<Note>({
     slug: 'text',
   },
   unique: ['slug'],
+});
+const tagsOf = defineCollection<{ id: string; label: string }>({
+  name: 'contract-tags',
+  scope: 'workspace',
+  fields: { label: 'text' },
 });
 const settings = defineCollection<{ id: string; value: string; createdAt: string }>({
   name: 'contract-settings',
@@ -258,6 +263,180 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         await expect(c.list({ limit: 2, where: { secret: 'x' } as any })).rejects.toBeInstanceOf(
           UndeclaredField,
         );
+      });
+    });
+
+    describe('change feed', () => {
+      const seqOf = (row: Row | undefined) => row?.seq ?? Number.NaN;
+
+      it('stamps every workspace write with a higher seq and answers what changed, oldest first', async () => {
+        const { store } = await start();
+        const c = store.collection(notes, 'ws_f');
+        const one = await c.insert(note(1));
+        const two = await c.insert(note(2));
+        const renamed = await c.update('n0001', { title: 'One' });
+        expect(await c.remove('n0002')).toBe(true);
+        const three = await c.insert(note(3));
+        const seqs = [one, two, renamed, three].map(seqOf);
+        expect(seqs.every(Number.isInteger)).toBe(true);
+        expect(seqOf(two)).toBeGreaterThan(seqOf(one));
+        expect(seqOf(renamed)).toBeGreaterThan(seqOf(two));
+        expect(seqOf(await c.get('n0001'))).toBe(seqOf(renamed));
+        const removedAt = await c.tombstone('n0002');
+        expect(removedAt).toBeGreaterThan(seqOf(renamed));
+        expect(seqOf(three)).toBeGreaterThan(removedAt!);
+        expect(await c.tombstone('n0001')).toBeUndefined();
+
+        const page = await store.changes('ws_f', { since: 0, limit: 10 });
+        expect(page.changes.map((ch) => [ch.collection, ch.id, ch.seq])).toEqual([
+          [notes.name, 'n0001', seqOf(renamed)],
+          [notes.name, 'n0002', removedAt],
+          [notes.name, 'n0003', seqOf(three)],
+        ]);
+        expect(page.changes[0].row).toEqual(await c.get('n0001'));
+        expect(page.changes[1].row).toBeNull();
+        expect(page).toMatchObject({ more: false, next: seqOf(three), head: seqOf(three) });
+        const later = await store.changes('ws_f', { since: seqOf(renamed), limit: 10 });
+        expect(later.changes.map((ch) => ch.id)).toEqual(['n0002', 'n0003']);
+        expect((await store.changes('ws_f', { since: page.next, limit: 10 })).changes).toEqual([]);
+      });
+
+      it('pages with next and more, and filters by collection while next still moves past the rest', async () => {
+        const { store } = await start();
+        const c = store.collection(notes, 'ws_p');
+        const other = store.collection(tagsOf, 'ws_p');
+        for (let i = 1; i <= 20; i++) {
+          await c.insert(note(i));
+          if (i % 4 === 0) await other.insert({ id: `t${i}`, label: `tag ${i}` });
+        }
+        const seen: string[] = [];
+        let since = 0;
+        let pages = 0;
+        for (;;) {
+          const page = await store.changes('ws_p', { since, limit: 7 });
+          pages++;
+          expect(page.changes.length).toBeLessThanOrEqual(7);
+          seen.push(...page.changes.map((ch) => ch.id));
+          expect(page.next).toBeGreaterThanOrEqual(since);
+          since = page.next;
+          if (!page.more) break;
+        }
+        expect(pages).toBe(4);
+        expect(seen).toHaveLength(25);
+        expect(new Set(seen).size).toBe(25);
+        const onlyTags = await store.changes('ws_p', { since: 0, limit: 100, collections: [tagsOf.name] });
+        expect(onlyTags.changes.map((ch) => ch.id)).toEqual(['t4', 't8', 't12', 't16', 't20']);
+        expect(onlyTags.next).toBe(onlyTags.head);
+        expect(onlyTags.next).toBe(since);
+      });
+
+      it('keeps each workspace its own feed and leaves instance collections out', async () => {
+        const { store } = await start();
+        await store.collection(notes, 'ws_a').insert(note(1));
+        await store.instance(settings).insert({ id: 'theme', value: 'dark', createdAt: at(1) });
+        expect((await store.changes('ws_b', { since: 0, limit: 10 })).changes).toEqual([]);
+        const a = await store.changes('ws_a', { since: 0, limit: 10 });
+        expect(a.changes.map((ch) => ch.id)).toEqual(['n0001']);
+        await store.collection(notes, 'ws_b').insert(note(2));
+        expect((await store.changes('ws_b', { since: 0, limit: 10 })).changes.map((ch) => ch.id)).toEqual([
+          'n0002',
+        ]);
+      });
+
+      it('writes only over the version it read: of 20 updates based on one seq exactly one wins', async () => {
+        const { store } = await start();
+        const c = store.collection(notes, 'ws_c');
+        const base = seqOf(await c.insert(note(1)));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            c.update('n0001', { title: `edit ${i}` }, { if: { seq: base } }),
+          ),
+        );
+        const winners = results.filter(Boolean);
+        expect(winners).toHaveLength(1);
+        expect(await c.get('n0001')).toEqual(winners[0]);
+        expect(await c.remove('n0001', { if: { seq: base } })).toBe(false);
+        expect(await c.remove('n0001', { if: { seq: seqOf(winners[0]) } })).toBe(true);
+      });
+
+      it('clears a tombstone when its id is inserted again', async () => {
+        const { store } = await start();
+        const c = store.collection(notes, 'ws_t');
+        await c.insert(note(1));
+        await c.remove('n0001');
+        expect(await c.tombstone('n0001')).toBeDefined();
+        const again = await c.insert(note(1, { title: 'Back' }));
+        expect(await c.tombstone('n0001')).toBeUndefined();
+        const page = await store.changes('ws_t', { since: 0, limit: 10 });
+        expect(page.changes).toEqual([
+          { collection: notes.name, id: 'n0001', seq: seqOf(again), row: again },
+        ]);
+      });
+
+      it('a reader following `next` while writers race ends with exactly the stored rows and tombstones', async () => {
+        const { store } = await start();
+        const c = store.collection(notes, 'ws_r');
+        const replica = new Map<string, number | null>();
+        let since = 0;
+        let writing = true;
+        const reader = (async () => {
+          while (writing) {
+            const page = await store.changes('ws_r', { since, limit: 5 });
+            for (const ch of page.changes) {
+              expect(ch.seq).toBeGreaterThan(since);
+              replica.set(ch.id, ch.row ? ch.seq : null);
+            }
+            since = page.next;
+            await new Promise((r) => setImmediate(r));
+          }
+        })();
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            for (let i = 0; i < 25; i++) {
+              const id = note((w * 7 + i * 3) % 30).id;
+              const current = await c.get(id);
+              if (!current) await c.insert({ ...note(0), id }).catch(() => undefined);
+              else if (i % 5 === 4) await c.remove(id);
+              else await c.update(id, { title: `w${w} i${i}` });
+            }
+          }),
+        );
+        writing = false;
+        await reader;
+        for (let page = await store.changes('ws_r', { since, limit: 5 }); ; ) {
+          for (const ch of page.changes) replica.set(ch.id, ch.row ? ch.seq : null);
+          if (!page.more) break;
+          page = await store.changes('ws_r', { since: page.next, limit: 5 });
+        }
+        const stored = new Map<string, number | null>();
+        for (const row of await c.all()) stored.set(row.id, seqOf(row));
+        for (let i = 0; i < 30; i++) {
+          const id = note(i).id;
+          if (!stored.has(id) && (await c.tombstone(id)) !== undefined) stored.set(id, null);
+        }
+        expect(replica).toEqual(stored);
+      });
+
+      it('keeps seqs and tombstones across a restart, and later writes go higher', async () => {
+        const handle = await start();
+        const c = handle.store.collection(notes, 'ws_k');
+        for (let i = 1; i <= 4; i++) await c.insert(note(i));
+        await c.update('n0002', { title: 'Two' });
+        await c.remove('n0003');
+        const before = await handle.store.changes('ws_k', { since: 0, limit: 10 });
+        const again = await handle.reopen();
+        const after = await again.changes('ws_k', { since: 0, limit: 10 });
+        expect(after.changes).toEqual(before.changes);
+        expect(await again.collection(notes, 'ws_k').tombstone('n0003')).toBe(before.changes.at(-1)?.seq);
+        const fresh = await again.collection(notes, 'ws_k').insert(note(9));
+        expect(seqOf(fresh)).toBeGreaterThan(before.head);
+      });
+
+      it("forgets a dropped workspace's feed", async () => {
+        const { store } = await start();
+        await store.collection(notes, 'ws_x').insert(note(1));
+        await store.dropWorkspace('ws_x');
+        expect((await store.changes('ws_x', { since: 0, limit: 10 })).changes).toEqual([]);
       });
     });
 

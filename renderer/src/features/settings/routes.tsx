@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { toast } from 'sonner';
 import { desktop } from '../../api/bridge';
-import { Badge } from '../../ui/badge';
-import { Button } from '../../ui/button';
+import { Button, ButtonLink } from '../../ui/button';
 import { UrlRow } from '../../ui/copy';
 import { TextField } from '../../ui/field';
 import { Page, Section } from '../../ui/page';
@@ -13,7 +12,6 @@ import { Properties } from '../../ui/side-panel';
 import { ErrorState, LoadingRows } from '../../ui/states';
 import { useSettings } from './api/get-settings';
 import { useUpdateSettings } from './api/update-settings';
-import './settings.css';
 
 export default function SettingsScreen() {
   const settings = useSettings();
@@ -39,10 +37,14 @@ export default function SettingsScreen() {
           ) : (
             <HeadlessSettings view={settings.data} />
           )}
-          <Section title="Sync" description="Keep a hosted Folio in step with this one.">
-            <div className="sync-placeholder">
-              <Badge>Coming soon</Badge>
-              <span className="muted small">Sync to a hosted instance is not available in this version.</span>
+          <Section
+            title="Sync"
+            description="Keep a workspace in step with a hosted Folio: connect with a key from it, sync now or on a schedule, and resolve conflicts."
+          >
+            <div>
+              <ButtonLink href="/sync" size="sm" icon={<RefreshCw size={14} />}>
+                Open sync settings
+              </ButtonLink>
             </div>
           </Section>
           <Section title="For agents">

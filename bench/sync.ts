@@ -1,0 +1,273 @@
+/**
+ * Sync over loopback between two Folio processes (a desktop and a hosted one, file backend, fsync on), beside rsync
+ * (daemon mode over TCP on 127.0.0.1) moving the same files as the limit:
+ *   1. 1,000 small assets (1–16 KiB): items/s and MB/s of a first sync;
+ *   2. one 500 MB audio file: MB/s;
+ *   3. a no-op re-sync of 10,000 items: an incremental run and a full re-plan (every record checked with the
+ *      server), goal < 2 s; rsync's own no-op pass over the same 10,000 files beside it.
+ * Durations are the server's own (the run summary's startedAt → finishedAt).
+ * `npx tsx bench/sync.ts [--small 1000] [--big-mb 500] [--noop 10000]`
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChildTestServer } from '../tests/helpers/child-test-server.js';
+
+const arg = (name: string, fallback: number) =>
+  Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
+const SMALL = arg('--small', 1000);
+const BIG_MB = arg('--big-mb', 500);
+const NOOP = arg('--noop', 10_000);
+/** fsync on (the default, what a user runs) or off (`--fsync 0`: what the protocol costs without durable writes). */
+const FSYNC = process.argv.includes('--fsync') ? arg('--fsync', 0) !== 0 : true;
+
+// biome-ignore lint/suspicious/noExplicitAny: the status JSON is read field by field
+type Json = Record<string, any>;
+type Row = { test: string; tool: string; items: number; bytes: number; seconds: number };
+
+const work = await mkdtemp(join(tmpdir(), 'folio-bench-sync-'));
+const rows: Row[] = [];
+const limits = { rateLimitPerMinute: 1e9, rateLimitBurst: 1e9, uploadBytes: 4 * 1024 ** 3 };
+const hosted = await startChildTestServer({
+  fsync: true,
+  limits: { ...limits, rateLimitPerMinute: 1200, rateLimitBurst: 200 },
+});
+const desktop = await startChildTestServer({ fsync: true, limits });
+const rsyncd = await startRsyncDaemon(join(work, 'rsync-dest'));
+try {
+  const desktopKey = await desktop.createKey(['assets', 'transcription']);
+  const hostedKey = await hosted.createKey(['assets', 'transcription']);
+  const session = (path: string, init: RequestInit = {}) =>
+    fetch(`${desktop.url}${path}`, {
+      ...init,
+      headers: { cookie: desktop.owner.cookie, origin: desktop.url, 'content-type': 'application/json' },
+    });
+  const settings = await session('/api/v1/sync/settings', {
+    method: 'PUT',
+    body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
+  });
+  if (settings.status !== 200) throw new Error(`settings: ${await settings.text()}`);
+
+  /** One run through the desktop's own route; resolves to its summary (the server times it). */
+  async function sync(full = false): Promise<{ seconds: number; summary: Json }> {
+    const before = (await (await session('/api/v1/sync/status')).json()).lastRun?.startedAt;
+    const res = await session('/api/v1/sync/run', { method: 'POST', body: JSON.stringify({ full }) });
+    if (res.status !== 202) throw new Error(`run: ${res.status} ${await res.text()}`);
+    for (;;) {
+      const status = (await (await session('/api/v1/sync/status')).json()) as Json;
+      const last = status.lastRun;
+      if (!status.running && last && last.startedAt !== before) {
+        if (!last.ok) throw new Error(`sync failed: ${JSON.stringify(last)}`);
+        return { seconds: (Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000, summary: last };
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  // 1. Small assets.
+  const smallDir = join(work, 'small');
+  await mkdir(smallDir);
+  let smallBytes = 0;
+  const files = Array.from({ length: SMALL }, (_, i) => {
+    const bytes = randomBytes(1024 + Math.floor(Math.random() * 15 * 1024));
+    smallBytes += bytes.length;
+    return { name: `f${String(i).padStart(5, '0')}.bin`, bytes };
+  });
+  await Promise.all(files.map((f) => writeFile(join(smallDir, f.name), f.bytes)));
+  await uploadAll(desktop.url, desktopKey, files);
+  const small = await sync();
+  rows.push({
+    test: `${SMALL} small assets`,
+    tool: 'Folio sync',
+    items: SMALL,
+    bytes: smallBytes,
+    seconds: small.seconds,
+  });
+  rows.push({
+    test: `${SMALL} small assets`,
+    tool: 'rsync -a',
+    items: SMALL,
+    bytes: smallBytes,
+    seconds: rsyncd.push(smallDir, 'small'),
+  });
+
+  // 2. One large audio file.
+  const bigDir = join(work, 'big');
+  await mkdir(bigDir);
+  const bigPath = join(bigDir, 'recording.wav');
+  const bigBytes = await writeWav(bigPath, BIG_MB * 1e6);
+  const form = new FormData();
+  form.append('file', await openAsBlob(bigPath, { type: 'audio/wav' }), 'recording.wav');
+  const up = await fetch(`${desktop.url}/api/v1/uploads`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${desktopKey}` },
+  });
+  if (up.status !== 201) throw new Error(`big upload: ${up.status} ${await up.text()}`);
+  const big = await sync();
+  rows.push({
+    test: `one ${BIG_MB} MB audio file`,
+    tool: 'Folio sync',
+    items: 1,
+    bytes: bigBytes,
+    seconds: big.seconds,
+  });
+  rows.push({
+    test: `one ${BIG_MB} MB audio file`,
+    tool: 'rsync -a',
+    items: 1,
+    bytes: bigBytes,
+    seconds: rsyncd.push(bigDir, 'big'),
+  });
+
+  // 3. No-op re-sync of NOOP items.
+  const noopDir = join(work, 'noop');
+  await mkdir(noopDir);
+  const more = Array.from({ length: NOOP - SMALL - 1 }, (_, i) => ({
+    name: `n${i}.txt`,
+    bytes: Buffer.from(`note ${i} ${randomBytes(8).toString('hex')}`),
+  }));
+  await uploadAll(desktop.url, desktopKey, more);
+  await Promise.all([...files, ...more].map((f) => writeFile(join(noopDir, f.name), f.bytes)));
+  const seeded = await sync();
+  console.log(`(seeding: ${more.length} more assets synced in ${seeded.seconds.toFixed(1)} s)`);
+  rsyncd.push(noopDir, 'noop');
+  const noop: number[] = [];
+  const full: number[] = [];
+  const rsyncNoop: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const run = await sync();
+    if (Object.keys(run.summary.counts).length)
+      throw new Error(`not a no-op: ${JSON.stringify(run.summary.counts)}`);
+    noop.push(run.seconds);
+    const again = await sync(true);
+    if (again.summary.counts.unchanged !== NOOP)
+      throw new Error(`full re-plan: ${JSON.stringify(again.summary.counts)}`);
+    full.push(again.seconds);
+    rsyncNoop.push(rsyncd.push(noopDir, 'noop'));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  rows.push({
+    test: `no-op re-sync, ${NOOP} items`,
+    tool: 'Folio sync (incremental)',
+    items: NOOP,
+    bytes: 0,
+    seconds: median(noop),
+  });
+  rows.push({
+    test: `no-op re-sync, ${NOOP} items`,
+    tool: 'Folio sync (full re-plan)',
+    items: NOOP,
+    bytes: 0,
+    seconds: median(full),
+  });
+  rows.push({
+    test: `no-op re-sync, ${NOOP} items`,
+    tool: 'rsync -a (no-op)',
+    items: NOOP,
+    bytes: 0,
+    seconds: median(rsyncNoop),
+  });
+  printTable(rows, median(full));
+} finally {
+  rsyncd.stop();
+  await desktop.close();
+  await hosted.close();
+  await rm(work, { recursive: true, force: true });
+}
+
+/** Uploads files with 8 requests in flight. */
+async function uploadAll(url: string, key: string, list: Array<{ name: string; bytes: Buffer }>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < list.length) {
+        const f = list[next++];
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(f.bytes)]), f.name);
+        const res = await fetch(`${url}/api/v1/uploads`, {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${key}` },
+        });
+        if (res.status !== 201) throw new Error(`upload ${f.name}: ${res.status} ${await res.text()}`);
+      }
+    }),
+  );
+}
+
+/** A 16-bit mono 16 kHz WAV of `bytes` bytes of noise, written in 8 MiB pieces. */
+async function writeWav(path: string, bytes: number): Promise<number> {
+  const data = bytes - 44;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data, 40);
+  const file = await open(path, 'w');
+  await file.write(header);
+  for (let left = data; left > 0; left -= 8 << 20) await file.write(randomBytes(Math.min(left, 8 << 20)));
+  await file.close();
+  return bytes;
+}
+
+/** rsync in daemon mode on a free loopback port: the network path sync takes, without encryption. */
+async function startRsyncDaemon(dest: string) {
+  await mkdir(dest, { recursive: true });
+  const port = await freePort();
+  const conf = join(work, 'rsyncd.conf');
+  await writeFile(
+    conf,
+    `use chroot = no\nuid = ${process.getuid?.() ?? 0}\ngid = ${process.getgid?.() ?? 0}\npid file = ${join(work, 'rsyncd.pid')}\n[dest]\npath = ${dest}\nread only = no\n`,
+  );
+  const daemon = spawn(
+    'rsync',
+    ['--daemon', '--no-detach', `--config=${conf}`, `--port=${port}`, '--address=127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  return {
+    /** `rsync -a <dir>/ rsync://127.0.0.1/dest/<name>/`; resolves to the seconds it took. */
+    push(dir: string, name: string): number {
+      const started = process.hrtime.bigint();
+      const run = spawnSync('rsync', ['-a', `${dir}/`, `rsync://127.0.0.1:${port}/dest/${name}/`]);
+      if (run.status !== 0) throw new Error(`rsync: ${run.stderr}`);
+      return Number(process.hrtime.bigint() - started) / 1e9;
+    },
+    stop: () => daemon.kill('SIGTERM'),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function printTable(list: Row[], fullNoop: number): void {
+  const fmt = (n: number, d = 1) => n.toFixed(d);
+  console.log('\n| test | tool | items | MB | seconds | items/s | MB/s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|');
+  for (const r of list)
+    console.log(
+      `| ${r.test} | ${r.tool} | ${r.items} | ${fmt(r.bytes / 1e6)} | ${fmt(r.seconds, 3)} | ${fmt(r.items / r.seconds, 0)} | ${r.bytes ? fmt(r.bytes / 1e6 / r.seconds) : '–'} |`,
+    );
+  console.log(
+    `\nGoal: no-op re-sync of ${NOOP} items (full re-plan) < 2 s: ${fmt(fullNoop, 2)} s ${fullNoop < 2 ? '✓' : '✗'}`,
+  );
+}

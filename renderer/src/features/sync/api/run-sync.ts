@@ -1,0 +1,16 @@
+import type { SyncStatus } from '@server/capabilities/sync/local-schema';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+import { wsKey } from '../../../api/workspace-store';
+
+/** Starts a run (or joins the one under way); the answer is the status right after it started. */
+export const runSync = (body: { full?: boolean } = {}) =>
+  api<SyncStatus>('/api/v1/sync/run', { method: 'POST', body });
+
+export function useRunSync() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: runSync,
+    onSuccess: (status) => client.setQueryData(wsKey('sync', 'status'), status),
+  });
+}

@@ -1,0 +1,62 @@
+// What sync needs to know about one kind of record: where it is stored, which service a key needs for it, which of
+// its fields travel (and which of those the hash covers), which bytes it refers to, and how to write a version
+// received from another instance without passing over a newer one. The same adapter runs on both sides.
+import type { z } from 'zod';
+import type { ServiceName } from '../../../http/viewer.js';
+import type { CollectionSpec, Row } from '../../../store/types.js';
+import type { BlobRef, SyncKind } from '../schema.js';
+
+/** A version's synced fields, as they travel. */
+export type Payload = Record<string, unknown>;
+
+/** A local file holding a blob's bytes, which the writer may move into place (it owns the file). */
+export type BlobFile = { path: string; release(): Promise<void> };
+export type BlobSource = { file(blob: BlobRef): Promise<BlobFile | undefined> };
+
+export interface KindAdapter {
+  kind: SyncKind;
+  // biome-ignore lint/suspicious/noExplicitAny: each kind has its own record type
+  collection: CollectionSpec<any>;
+  service: ServiceName;
+  /** Checks a payload received from another instance (never trusted as it comes). */
+  schema: z.ZodType<Payload>;
+  payload(row: Row): Payload;
+  /** The part of a payload its hash covers (bookkeeping such as `updatedAt` travels but is not compared). */
+  hashed(payload: Payload): Payload;
+  /** False while the record is not in a state that syncs yet (a transcript still running). */
+  ready(row: Row): boolean;
+  blobs(payload: Payload): BlobRef[];
+  /** This instance's blob key for the bytes a row refers to. */
+  blobKey?(workspaceId: string, row: Row): string;
+  /**
+   * Writes a version: a new record when `ifSeq` is 0, else over the stored version `ifSeq` only. Undefined when
+   * that no longer holds (someone wrote in between), so the caller can look again rather than overwrite.
+   */
+  put(
+    workspaceId: string,
+    id: string,
+    payload: Payload,
+    ifSeq: number,
+    blobs: BlobSource,
+  ): Promise<Row | undefined>;
+  /** Removes the record if it is still the version `ifSeq`. */
+  remove(workspaceId: string, id: string, ifSeq: number): Promise<boolean>;
+}
+
+/** A push or write that cannot happen until bytes arrive: the blob was never uploaded, or is gone. */
+export class MissingBlob extends Error {
+  constructor(readonly sha256: string) {
+    super(`The blob ${sha256} has not been uploaded; send it in a pack, then push again`);
+    this.name = 'MissingBlob';
+  }
+}
+
+/** The named fields of a row that have a value (null and absent are the same to a hash and to a schema). */
+export function pickFields(row: object, fields: readonly string[]): Payload {
+  const out: Payload = {};
+  for (const field of fields) {
+    const value = (row as Record<string, unknown>)[field];
+    if (value !== null && value !== undefined) out[field] = value;
+  }
+  return out;
+}

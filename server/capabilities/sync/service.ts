@@ -1,0 +1,40 @@
+/** Sync: the receiving side (hosted/) and the syncing side (desktop.ts) of the same capability, over one set of kinds. */
+import type { Config } from '../../config.js';
+import type { Store } from '../../store/types.js';
+import type { AssetService } from '../assets/service.js';
+import type { ChunkedUploads } from '../chunked-uploads/service.js';
+import type { TranscriptService } from '../transcripts/service.js';
+import { createDesktopSync } from './desktop.js';
+import { createHostedSync } from './hosted/index.js';
+import { createKeyVault, type SecretBox } from './key-vault.js';
+import { createKinds } from './kinds/index.js';
+
+export type SyncServiceDeps = {
+  store: Store;
+  config: Pick<Config, 'dataDir' | 'limits'>;
+  assets: AssetService;
+  transcripts: TranscriptService;
+  chunkedUploads: ChunkedUploads;
+  /** The desktop shell's keychain-backed box for the hosted keys; headless, a 0600 file holds them. */
+  secretBox?: SecretBox;
+  log: (line: string) => void;
+};
+
+export function createSyncService(deps: SyncServiceDeps) {
+  const { store, config, assets, transcripts } = deps;
+  const kinds = createKinds({ assets, transcripts });
+  return {
+    kinds,
+    hosted: createHostedSync({ store, kinds, chunkedUploads: deps.chunkedUploads, limits: config.limits }),
+    desktop: createDesktopSync({
+      store,
+      assets,
+      kinds,
+      vault: createKeyVault({ dataDir: config.dataDir, box: deps.secretBox }),
+      dataDir: config.dataDir,
+      log: deps.log,
+    }),
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

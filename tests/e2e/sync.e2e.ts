@@ -1,0 +1,191 @@
+/**
+ * The Sync screen between two real Folio servers (a desktop one with the dashboard in Chromium, and a "hosted"
+ * one), both on ephemeral ports: connect with a key of the hosted one (a refused key explained first), Sync now,
+ * the same asset edited on both sides, the conflict shown with the hosted winner and the kept copy, resolved
+ * through the UI, and the outcome checked through both APIs. Axe in light and dark; screenshots into screenshots/.
+ */
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NAMES } from '../../server/http/viewer.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type Json, upload } from '../helpers/sync-pair.js';
+import { seriousViolations } from './axe.js';
+import { hasChromium } from './browser.js';
+import { type E2E, startE2E, waitForHeading, waitForText } from './harness.js';
+import { button, byText, clickText, fill, toast } from './pages.js';
+import { captureScreen, setTheme } from './screenshots.js';
+
+let e: E2E;
+let hosted: TestServer;
+let hostedKey: string;
+let desktopKey: string;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  e = await startE2E();
+  hosted = await startTestServer();
+  hostedKey = (await hosted.createKeyDetails({ services: [...SERVICE_NAMES] })).bearer;
+  desktopKey = await e.srv.createKey({ services: [...SERVICE_NAMES] });
+}, 180_000);
+
+afterAll(async () => {
+  await e?.close();
+  await hosted?.close();
+});
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton'));
+  await page.evaluate(() => document.fonts.ready);
+}
+
+async function checkAndCapture(name: string, scrollTo?: string): Promise<void> {
+  const { page } = e;
+  await settled(page);
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    expect(await seriousViolations(page), `${name} (${theme})`).toEqual([]);
+  }
+  // Toasts fade after a few seconds; the screenshots show the screen, not the last notice.
+  await page.waitForFunction(() => !document.querySelector('[data-sonner-toast]'), { timeout: 15_000 });
+  if (scrollTo) await page.$eval(scrollTo, (el) => el.scrollIntoView({ block: 'start' }));
+  await captureScreen(page, name);
+}
+
+async function patchAsset(srv: TestServer, bearer: string, id: string, body: Json) {
+  const res = await srv.as({ bearer })(`/api/v1/assets/${id}`, {
+    method: 'PATCH',
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+}
+
+const assetOn = async (srv: TestServer, bearer: string, id: string) =>
+  (await (await srv.as({ bearer })(`/api/v1/assets/${id}`)).json()) as Json;
+
+/** Presses Sync now and waits until the run under way has finished (the button is back). */
+async function syncNow(page: Page): Promise<void> {
+  const before = await page.$eval('.sync', (el) => el.textContent ?? '');
+  await button(page, 'Sync now');
+  await page.waitForFunction(
+    (was) => {
+      const text = document.querySelector('.sync')?.textContent ?? '';
+      return text.includes('Last run finished') && text !== was && !text.includes('Syncing…');
+    },
+    {},
+    before,
+  );
+}
+
+describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
+  let assetId: string;
+
+  it('is in the navigation; Settings links to it; not yet connected it asks for the hosted URL and a key', async () => {
+    const { page } = e;
+    await e.open('/settings', 'Settings');
+    await clickText(page, 'a', 'Open sync settings');
+    await waitForHeading(page, 'Sync');
+    expect(
+      await page.$eval('nav[aria-label="Folio"] a[href="/sync"]', (a) => a.getAttribute('aria-current')),
+    ).toBe('page');
+    await waitForText(page, 'Connect to a hosted Folio');
+    expect(await page.$('input[name="key"][type="password"]')).not.toBeNull();
+    await checkAndCapture('sync-connect');
+  });
+
+  it('a key the hosted Folio refuses is explained and nothing is saved', async () => {
+    const { page, srv } = e;
+    await fill(page, 'Hosted Folio URL', hosted.url);
+    await fill(page, 'API key', `fk_${'x'.repeat(32)}`);
+    await button(page, 'Test and connect');
+    const alert = await byText(page, '[role="alert"]', 'Could not connect');
+    expect(await alert.evaluate((el) => el.textContent)).toContain('The hosted Folio refused this key');
+    const settings = (await (await srv.as(srv.owner)('/api/v1/sync/settings')).json()) as Json;
+    expect(settings).toMatchObject({ remoteUrl: null, keyPrefix: null });
+  });
+
+  it('connects with a real key, which is never shown back, and syncs an asset with Sync now', async () => {
+    const { page, srv } = e;
+    await fill(page, 'API key', hostedKey);
+    await button(page, 'Test and connect');
+    await toast(page, 'Connected to');
+    await waitForText(page, 'Sync this workspace automatically');
+    expect(await page.content()).not.toContain(hostedKey);
+    expect(await page.$eval('[role="switch"]', (s) => (s as HTMLInputElement).checked)).toBe(true);
+    await waitForText(page, 'Never', '.properties');
+
+    assetId = (await upload(srv, desktopKey, 'shared words', 'shared.txt', ['start'])).id;
+    await syncNow(page);
+    await waitForText(page, '1 change sent', '.callout');
+    expect(await assetOn(hosted, hostedKey, assetId)).toMatchObject({ displayName: 'shared.txt' });
+    expect(await page.$eval('.properties', (p) => p.textContent)).not.toContain('Never');
+    await waitForText(page, 'No conflicts');
+    await checkAndCapture('sync-connected');
+  });
+
+  it('the opt-in switch turns automatic sync off for this workspace and on again', async () => {
+    const { page, srv } = e;
+    await page.click('label.switch');
+    await toast(page, 'Automatic sync is off');
+    expect(((await (await srv.as(srv.owner)('/api/v1/sync/settings')).json()) as Json).enabled).toBe(false);
+    await page.click('label.switch');
+    await toast(page, 'Automatic sync is on');
+    expect(((await (await srv.as(srv.owner)('/api/v1/sync/settings')).json()) as Json).enabled).toBe(true);
+  });
+
+  it('the same asset edited on both sides shows one conflict: the hosted winner and the copy kept here', async () => {
+    const { page, srv } = e;
+    await patchAsset(srv, desktopKey, assetId, { displayName: 'Desktop name', tags: ['desk'] });
+    await patchAsset(hosted, hostedKey, assetId, { displayName: 'Web name', tags: ['web'] });
+    await syncNow(page);
+    await waitForText(page, '1 conflict kept', '.callout');
+    const card = await byText(page, '.sync-conflict', 'Web name');
+    const rows = await card.$$eval('tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
+    );
+    expect(rows).toContainEqual(['Display name', 'Web name', 'Desktop name']);
+    expect(rows).toContainEqual(['Tags', 'web', 'desk']);
+    const heads = await card.$$eval('thead th', (ths) => ths.map((t) => t.textContent));
+    expect(heads[1]).toContain('Hosted version');
+    expect(heads[1]).toContain('In use');
+    expect(heads[2]).toContain('Your copy');
+    expect(heads[2]).toContain('Kept');
+    await waitForText(page, '1 to resolve');
+    // The hosted edit is what the record is now, on this computer too.
+    expect(await assetOn(srv, desktopKey, assetId)).toMatchObject({ displayName: 'Web name', tags: ['web'] });
+    await checkAndCapture('sync-conflict', '.sync-conflict');
+  });
+
+  it('resolving with “Use my copy” asks first, puts the copy back here, and the next sync sends it', async () => {
+    const { page, srv } = e;
+    await clickText(page, '.sync-conflict button', 'Use my copy');
+    await waitForText(page, 'Your copy replaces the hosted version', '[role="dialog"]');
+    await clickText(page, '[role="dialog"] button', 'Cancel');
+    await page.waitForFunction(() => !document.querySelector('[role="dialog"]'));
+    expect(((await (await srv.as(srv.owner)('/api/v1/sync/conflicts')).json()) as Json).data).toHaveLength(1);
+
+    await clickText(page, '.sync-conflict button', 'Use my copy');
+    await clickText(page, '[role="dialog"] button', 'Use my copy');
+    await toast(page, 'Resolved “Web name”');
+    await waitForText(page, 'No conflicts');
+    const all = ((await (await srv.as(srv.owner)('/api/v1/sync/conflicts?status=all')).json()) as Json).data;
+    expect(all).toEqual([
+      expect.objectContaining({ status: 'resolved', resolution: 'copy', recordId: assetId }),
+    ]);
+    expect(await assetOn(srv, desktopKey, assetId)).toMatchObject({
+      displayName: 'Desktop name',
+      tags: ['desk'],
+    });
+
+    await syncNow(page);
+    expect(await assetOn(hosted, hostedKey, assetId)).toMatchObject({
+      displayName: 'Desktop name',
+      tags: ['desk'],
+    });
+    await clickText(page, '[role="radio"], button', 'Resolved');
+    await waitForText(page, 'Your copy put back', '.sync-conflict');
+    const heads = await page.$$eval('.sync-conflict thead th', (ths) => ths.map((t) => t.textContent));
+    expect(heads[1]).toContain('Replaced');
+    expect(heads[2]).toContain('Chosen');
+    await checkAndCapture('sync-resolved', '.sync-conflict');
+  });
+});
