@@ -63,9 +63,9 @@ export const syncPush = defineRoute({
   summary:
     'Write records over the versions they were based on (Idempotency-Key required); 409 per record when the server moved on',
   description:
-    'Header `Idempotency-Key`: SHA-256 (hex) of the records’ push keys joined by newlines, each push key being SHA-256 of `kind\\nid\\nrev\\nsha256`. Each record is written only if the server’s seq for it is still `baseSeq` (0: it must not exist); a result carries `status` as the record’s own request would (200/201 applied, 409 with `server`: the server’s version, which wins). A push that was applied before answers the same again (`replayed`).',
+    'Header `Idempotency-Key` (or `idempotencyKey` in the body, for MCP): SHA-256 (hex) of the records’ push keys joined by newlines, each push key being SHA-256 of `kind\\nid\\nrev\\nsha256`. Each record is written only if the server’s seq for it is still `baseSeq` (0: it must not exist); a result carries `status` as the record’s own request would (200/201 applied, 409 with `server`: the server’s version, which wins). A push that was applied before answers the same again (`replayed`).',
   handler: ({ workspace, viewer, body, idempotencyKey }, { sync }) =>
-    sync.hosted.push(workspace.id, servicesOf(viewer), body.records, idempotencyKey),
+    sync.hosted.push(workspace.id, servicesOf(viewer), body.records, idempotencyKey ?? body.idempotencyKey),
 });
 
 export const syncChanges = defineRoute({

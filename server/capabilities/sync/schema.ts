@@ -86,7 +86,15 @@ export const PushItem = RecordRef.extend({
 });
 export type PushItem = z.infer<typeof PushItem>;
 
-export const PushBody = z.strictObject({ records: z.array(PushItem).min(1).max(MAX_PUSH_RECORDS) });
+export const PushBody = z.strictObject({
+  records: z.array(PushItem).min(1).max(MAX_PUSH_RECORDS),
+  idempotencyKey: z
+    .string()
+    .optional()
+    .describe(
+      'The Idempotency-Key, for callers that cannot send headers (MCP); the header wins when both come',
+    ),
+});
 export type PushBody = z.infer<typeof PushBody>;
 
 export const ServerVersion = z.object({
