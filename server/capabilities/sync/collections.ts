@@ -42,7 +42,7 @@ export const stagedBlobs = defineCollection<StagedBlobRecord>({
 /**
  * Per synced record (`<kind>:<id>`): the remote version both sides last agreed on (`remoteSeq`, `remoteHash`) and
  * the local version that matched it (`localSeq`, `localHash`). A local hash that differs means a local edit to push;
- * `error` keeps an item that failed for the next run.
+ * `error` keeps an item that failed for the next run; `pending`, a push whose answer never came.
  */
 export type SyncStateRecord = {
   id: string;
@@ -54,6 +54,8 @@ export type SyncStateRecord = {
   localHash: string;
   error?: string | null;
   errorAt?: string | null;
+  /** A push sent and not yet answered (the run may have died): the next run asks whether the server applied it. */
+  pending?: { rev: number; sha256: string } | null;
 };
 export const syncState = defineCollection<SyncStateRecord>({
   name: 'sync-state',

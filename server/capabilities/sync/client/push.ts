@@ -6,6 +6,7 @@ import type { Row } from '../../../store/types.js';
 import { sha256Hex } from '../content-hash.js';
 import type { KindAdapter, Payload } from '../kinds/types.js';
 import {
+  DELETED,
   MAX_PLAN_RECORDS,
   MAX_PUSH_RECORDS,
   type PushItem,
@@ -31,6 +32,8 @@ type Candidate = {
   row: Row | undefined;
   /** The server version last agreed on, when this local version is the one that matched it (a full re-plan). */
   agreed?: { seq: number; hash: string };
+  /** A push of this record an earlier run sent without hearing back. */
+  pending?: { rev: number; sha256: string };
   recordBlob?: PendingBlob;
 };
 
@@ -84,9 +87,11 @@ async function candidateOf(
   // Unchanged here since the last agreement: nothing to push (a failed pull of it is the pull's to try again).
   const unchanged = state !== undefined && state.localHash === sha256;
   if (unchanged && !ctx.full) return undefined;
-  if (!row && (!state || state.remoteSeq === 0)) return undefined; // made and deleted here, never synced
+  const pending = state?.pending ?? undefined;
+  if (!row && (!state || (state.remoteSeq === 0 && !pending))) return undefined; // made and deleted here, never synced
   const agreed = unchanged ? { seq: state.remoteSeq, hash: state.remoteHash } : undefined;
-  return { adapter, id, rev: row?.seq ?? seq, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row, agreed };
+  const rev = row?.seq ?? seq;
+  return { adapter, id, rev, baseSeq: state?.remoteSeq ?? 0, sha256, payload, row, agreed, pending };
 }
 
 async function pushCandidates(ctx: RunContext, candidates: Candidate[]): Promise<void> {
@@ -98,6 +103,7 @@ async function pushCandidates(ctx: RunContext, candidates: Candidate[]): Promise
 async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   const { remote, progress, book } = ctx;
   progress.enter('plan');
+  await settlePending(ctx, chunk);
   const blobs: PendingBlob[] = [];
   for (const c of chunk) {
     if (!c.payload) continue;
@@ -147,11 +153,53 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   progress.add('push', toPush.length);
   for (const batch of batches(toPush)) {
     const items = batch.map(itemOf);
+    await pMap(batch, (c) => book.intend(c.adapter.kind, c.id, { rev: c.rev, sha256: c.sha256 }), {
+      concurrency: 16,
+    });
     const { results } = await remote.push(items);
     await pMap(results.entries(), ([i, result]) => settleOrFail(ctx, batch[i], result, failedBlobs), {
       concurrency: 16,
     });
     progress.step('push', batch.length);
+  }
+}
+
+/**
+ * Pushes an earlier run sent but died before hearing back about, when the record has changed here since: the
+ * server may have applied one (its receipt answers a replay of the same push key, without the record, and writes
+ * nothing). If it did, that version is agreed on first, so the later edit goes over it instead of conflicting with
+ * this machine's own earlier push. Deletes need no question: a repeated delete answers `unchanged`.
+ */
+async function settlePending(ctx: RunContext, chunk: Candidate[]): Promise<void> {
+  const asked = chunk.filter(
+    (c) => c.pending && c.pending.sha256 !== c.sha256 && c.pending.sha256 !== DELETED,
+  );
+  for (let i = 0; i < asked.length; i += MAX_PUSH_RECORDS) {
+    const batch = asked.slice(i, i + MAX_PUSH_RECORDS);
+    const { results } = await ctx.remote.push(
+      batch.map((c) => ({
+        kind: c.adapter.kind as SyncKind,
+        id: c.id,
+        rev: c.pending!.rev,
+        baseSeq: c.baseSeq,
+        sha256: c.pending!.sha256,
+      })),
+    );
+    await pMap(
+      results.entries(),
+      async ([j, result]) => {
+        const c = batch[j];
+        if (result.outcome !== 'applied' || !result.replayed || result.seq === undefined) return;
+        await ctx.book.agree(c.adapter.kind, c.id, {
+          remoteSeq: result.seq,
+          remoteHash: result.sha256 ?? c.pending!.sha256,
+          localSeq: c.pending!.rev,
+          localHash: c.pending!.sha256,
+        });
+        c.baseSeq = result.seq;
+      },
+      { concurrency: 16 },
+    );
   }
 }
 

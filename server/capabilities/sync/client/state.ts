@@ -52,9 +52,10 @@ export function createSyncBook(store: Store, workspaceId: string) {
       current.remoteSeq === agreed.remoteSeq &&
       current.remoteHash === agreed.remoteHash &&
       current.localSeq === agreed.localSeq &&
-      current.localHash === agreed.localHash;
+      current.localHash === agreed.localHash &&
+      !current.pending;
     if (same) return; // a no-op sync writes nothing
-    const patch = { ...agreed, error: null, errorAt: null };
+    const patch = { ...agreed, error: null, errorAt: null, pending: null };
     if (current && (await states.update(id, patch))) return;
     await states.insert({ id, kind, recordId, ...patch });
   }
@@ -76,11 +77,24 @@ export function createSyncBook(store: Store, workspaceId: string) {
     });
   }
 
+  /** Notes a push about to be sent, so that a run killed before its answer can ask about it next time. */
+  async function intend(kind: SyncKind, recordId: string, pending: { rev: number; sha256: string }) {
+    const id = idOf(kind, recordId);
+    if (await states.update(id, { pending })) return;
+    await states
+      .insert({ id, kind, recordId, remoteSeq: 0, remoteHash: '', localSeq: 0, localHash: '', pending })
+      .catch(async (error) => {
+        if ((error as Error).name !== 'StoreConflict') throw error;
+        await states.update(id, { pending });
+      });
+  }
+
   return {
     settings,
     saveSettings,
     state,
     agree,
+    intend,
     failed,
     /** Records whose last attempt failed. */
     withErrors: () => states.all({ error: { ne: null } }),
