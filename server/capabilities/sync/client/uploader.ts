@@ -67,7 +67,11 @@ export function createUploader(deps: {
         continue;
       }
       const missing = status.status === 'completed' ? [] : status.missingParts;
-      progress.step('upload', 0, row.size - missing.length * status.partSize);
+      const missingBytes = missing.reduce(
+        (n, i) => n + Math.min(row.size, (i + 1) * status.partSize) - i * status.partSize,
+        0,
+      );
+      progress.step('upload', 0, row.size - missingBytes);
       await finish(row, status.partSize, missing, new Map());
     }
   }
