@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
+import { StoreConflict } from '../../store/errors.js';
 import { newId } from '../../store/ids.js';
 import type { ByteRange, Store } from '../../store/types.js';
 import { isAssetKey, newAssetKey } from './asset-key.js';
@@ -68,6 +69,11 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     const inspected = await inspectFile(file, rules);
     const id = meta.id ?? newId('ast');
     const blobKey = assetBlobKey(workspaceId, id);
+    // A fixed id (a retried step) that exists: its bytes are at this key, so they are not written over.
+    if (meta.id && (await assets(workspaceId).get(meta.id))) {
+      await rm(file.path, { force: true });
+      throw new StoreConflict(assetsCollection.name, 'id', meta.id);
+    }
     try {
       await store.blobs.putFile(blobKey, file.path);
     } catch (error) {
@@ -96,7 +102,14 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     try {
       return await assets(workspaceId).insert(record);
     } catch (error) {
-      await store.blobs.delete(blobKey); // a record never points at nothing, and bytes never lack a record
+      // A record never points at nothing, and bytes never lack a record. The one exception: a fixed id that
+      // another request created meanwhile (the same step retried, with the same bytes) owns this key now.
+      const taken =
+        meta.id !== undefined &&
+        (await assets(workspaceId)
+          .get(id)
+          .catch(() => undefined));
+      if (!taken) await store.blobs.delete(blobKey);
       throw error;
     }
   }
