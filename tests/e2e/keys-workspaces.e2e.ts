@@ -86,12 +86,12 @@ describe.skipIf(!hasChromium)('workspaces', { timeout: 240_000 }, () => {
   it('renames a workspace and deletes it only after its name is typed', async () => {
     const { page, srv } = e;
     await e.open('/workspaces', 'Workspaces');
-    await page.click('[aria-label="Actions for Client work"]');
+    await (await page.waitForSelector('[aria-label="Actions for Client work"]'))!.click(); // the list loads after the heading
     await clickText(page, '[role="menuitem"]', 'Rename');
     await fill(page, 'Name', 'Client archive');
     await button(page, 'Rename');
     await waitForText(page, 'Client archive', '.workspace-name');
-    await page.click('[aria-label="Actions for Client archive"]');
+    await (await page.waitForSelector('[aria-label="Actions for Client archive"]'))!.click();
     await clickText(page, '[role="menuitem"]', 'Delete');
     const confirm = (await page.waitForFunction(() =>
       [...document.querySelectorAll('[role="dialog"] button')].find((b) =>
