@@ -33,10 +33,10 @@ const work = await mkdtemp(join(tmpdir(), 'folio-bench-sync-'));
 const rows: Row[] = [];
 const limits = { rateLimitPerMinute: 1e9, rateLimitBurst: 1e9, uploadBytes: 4 * 1024 ** 3 };
 const hosted = await startChildTestServer({
-  fsync: true,
+  fsync: FSYNC,
   limits: { ...limits, rateLimitPerMinute: 1200, rateLimitBurst: 200 },
 });
-const desktop = await startChildTestServer({ fsync: true, limits });
+const desktop = await startChildTestServer({ fsync: FSYNC, limits });
 const rsyncd = await startRsyncDaemon(join(work, 'rsync-dest'));
 try {
   const desktopKey = await desktop.createKey(['assets', 'transcription']);

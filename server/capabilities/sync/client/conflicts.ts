@@ -3,7 +3,6 @@
 // resolves each: keep the winner, or put the copy back (as a new edit, which the next sync pushes).
 import { conflict, notFound } from '../../../http/errors.js';
 import type { Row, Store } from '../../../store/types.js';
-import { blobAsFile } from '../blob-file.js';
 import { type ConflictRecord, syncConflicts } from '../collections.js';
 import { sha256Hex } from '../content-hash.js';
 import type { Kinds } from '../kinds/index.js';
