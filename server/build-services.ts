@@ -78,15 +78,6 @@ export function buildServices(
     assets,
     tmpDir: store.tmpDir,
   });
-  const sync = createSyncService({
-    store,
-    config,
-    assets,
-    transcripts,
-    chunkedUploads,
-    secretBox: extras.secretBox,
-    log,
-  });
 
   workspaces.register({ name: 'keys', drop: keys.dropWorkspace });
   workspaces.register({
@@ -101,7 +92,6 @@ export function buildServices(
   workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
 
   lifecycle.onClose(async () => {
-    sync.desktop.scheduler.stop();
     realtime.close();
     models.close();
     await transcripts.close();
@@ -121,6 +111,19 @@ export function buildServices(
   const diagrams = createDiagramService(published);
   const charts = createChartService({ ...published, assets });
   const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
+  const sync = createSyncService({
+    store,
+    config,
+    assets,
+    transcripts,
+    diagrams,
+    charts,
+    artifacts,
+    chunkedUploads,
+    secretBox: extras.secretBox,
+    log,
+  });
+  lifecycle.onClose(() => sync.desktop.scheduler.stop());
 
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {

@@ -188,4 +188,46 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
     expect(heads[2]).toContain('Chosen');
     await checkAndCapture('sync-resolved', '.sync-conflict');
   });
+
+  it('a diagram version published on both sides shows both, and the copy comes back as the next version', async () => {
+    const { page, srv } = e;
+    const svg = (label: string) =>
+      `<svg viewBox="0 0 200 60"><rect class="node" x="0" y="0" width="200" height="60"/><text class="label" x="100" y="30">${label}</text></svg>`;
+    const send = async (server: TestServer, bearer: string, method: string, path: string, body: Json) => {
+      const res = await server.as({ bearer })(path, { method, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+    };
+    await send(srv, desktopKey, 'POST', '/api/v1/diagrams', {
+      title: 'Release flow',
+      slug: 'release-flow',
+      svg: svg('Plan'),
+    });
+    await syncNow(page);
+    await send(srv, desktopKey, 'PUT', '/api/v1/diagrams/release-flow', { svg: svg('Plan, build, ship') });
+    await send(hosted, hostedKey, 'PUT', '/api/v1/diagrams/release-flow', { svg: svg('Plan, review, ship') });
+    await clickText(page, '[role="radio"], button', 'To resolve');
+    await syncNow(page);
+    await waitForText(page, '1 conflict kept', '.callout');
+    const card = await byText(page, '.sync-conflict', 'Release flow, version 2');
+    const rows = await card.$$eval('tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
+    );
+    expect(rows).toContainEqual(['Content', 'Plan, review, ship', 'Plan, build, ship']);
+    expect(await card.evaluate((el) => el.textContent)).toContain('Diagram version');
+    await checkAndCapture('sync-version-conflict', '.sync-conflict');
+
+    await clickText(page, '.sync-conflict button', 'Publish my copy as a new version');
+    await waitForText(page, 'the hosted version stays in the history', '[role="dialog"]');
+    await clickText(page, '[role="dialog"] button', 'Publish as a new version');
+    await toast(page, 'Resolved “Release flow, version 2”');
+    const history = async (server: TestServer, bearer: string) =>
+      (
+        (await (await server.as({ bearer })('/api/v1/diagrams/release-flow/versions')).json()) as Json
+      ).data.map((v: Json) => v.version);
+    expect(await history(srv, desktopKey)).toEqual([3, 2, 1]);
+    await syncNow(page);
+    expect(await history(hosted, hostedKey)).toEqual([3, 2, 1]);
+    const there = await hosted.as(hosted.owner)('/d/release-flow.svg');
+    expect(await there.text()).toContain('Plan, build, ship');
+  });
 });

@@ -78,3 +78,14 @@ export async function upload(
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
   return (await res.json()) as Json;
 }
+
+/** Every synced record of a workspace as `<kind>:<id>` → the hash of its synced fields (what sync compares). */
+export async function syncedRecords(srv: TestServer, workspaceId: string): Promise<Map<string, string>> {
+  const { store, sync } = srv.services;
+  const out = new Map<string, string>();
+  for (const adapter of sync.kinds.list)
+    for (const row of await store.collection(adapter.collection, workspaceId).all())
+      if (adapter.ready(row))
+        out.set(`${adapter.kind}:${row.id}`, sync.kinds.hash(adapter.kind, adapter.payload(row)));
+  return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
+}

@@ -34,6 +34,11 @@ export type ArtifactServiceDeps = {
   diagrams: DiagramService;
 };
 
+const refused = (issues: Issue[]) =>
+  badRequest(`The document has ${issues.length} problem(s): ${issues[0].path} ${issues[0].message}`, {
+    issues,
+  });
+
 export function createArtifactService(deps: ArtifactServiceDeps) {
   const { store, pool, cache, workspaces } = deps;
   const publications = createPublications({ store, kind: 'artifacts', workspaces });
@@ -59,12 +64,15 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   async function checked(workspaceId: string, document: unknown) {
     const { issues, references } = await validate(workspaceId, document);
-    if (issues.length)
-      throw badRequest(
-        `The document has ${issues.length} problem(s): ${issues[0].path} ${issues[0].message}`,
-        { issues },
-      );
+    if (issues.length) throw refused(issues);
     return { references };
+  }
+
+  /** The document's structure alone (catalog schemas), for a version that arrives by sync: what it names may be gone. */
+  async function checkStructure(document: unknown): Promise<{ references: Reference[] }> {
+    const check = await pool.run<DocumentCheck>('artifacts.check', document);
+    if (check.issues.length) throw refused(check.issues);
+    return { references: check.references };
   }
 
   async function publish(workspaceId: string, { document, ...meta }: PublishArtifactBody) {
@@ -142,6 +150,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     publish,
     update,
     validate,
+    checkStructure,
     catalog: () => ({
       components: CATALOG.map(({ name, description, schema, example }) => ({
         name,

@@ -178,6 +178,8 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     preview,
     /** Checks a spec as publishing would (for artifacts' validate), rendering nothing. */
     check: (workspaceId: string, spec: unknown) => prepare(workspaceId, spec),
+    /** The spec's safety and schema checks alone: for a version that arrives by sync, whose data may be gone. */
+    checkSpec: (spec: unknown) => pool.run<{ assets: AssetRef[] }>('charts.check', spec),
     page: async (slug: string, viewer: Viewer, version: number | undefined, origin: string) => {
       const found = await forPage(slug, viewer, version);
       return { found, output: await pageOf(found, origin) };

@@ -148,6 +148,8 @@ export function createDiagramService({ store, pool, cache, workspaces }: Diagram
     publications,
     publish,
     update,
+    /** Checks an SVG as publishing does: the document to store (never the text as sent) and what it derived. */
+    check: checked,
     preview,
     layout,
     page: async (slug: string, viewer: Viewer, version: number | undefined, origin: string) => {

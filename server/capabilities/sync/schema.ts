@@ -1,7 +1,16 @@
 /** The sync protocol's request and response shapes (docs/sync.md); the desktop's own sync routes are in local-schema.ts. */
 import { z } from 'zod';
 
-export const SYNC_KINDS = ['asset', 'transcript'] as const;
+export const SYNC_KINDS = [
+  'asset',
+  'transcript',
+  'diagram-version',
+  'diagram',
+  'chart-version',
+  'chart',
+  'artifact-version',
+  'artifact',
+] as const;
 export const SyncKind = z.enum(SYNC_KINDS);
 export type SyncKind = z.infer<typeof SyncKind>;
 
@@ -18,11 +27,22 @@ export const RecordHash = z
   .describe(`SHA-256 of the record, or "${DELETED}"`);
 /** Ids travel between instances and end up in blob keys: letters, digits, `_` and `-` only. */
 export const RecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are 1–64 letters, digits, _ or -');
+/** A publication's version is named by its publication and number: `<id>@<n>`. */
+const VERSION_ID = /^[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8}$/;
+const SyncId = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_-]{1,64}(@[1-9][0-9]{0,8})?$/,
+    'ids are 1–64 letters, digits, _ or - (versions: <id>@<n>)',
+  );
+/** Whether `id` has the form its kind's ids have: `<id>@<n>` for a version, a plain id for everything else. */
+export const idFitsKind = ({ kind, id }: { kind: string; id: string }) =>
+  kind.endsWith('-version') ? VERSION_ID.test(id) : RecordId.safeParse(id).success;
 const Seq = z.number().int().min(0);
 
 export const RecordRef = z.strictObject({
   kind: SyncKind,
-  id: RecordId,
+  id: SyncId,
   rev: Seq.describe('The sender’s own seq of this version (with id and sha256, it names the push)'),
   baseSeq: Seq.describe('The server seq of the version this one was based on; 0 for none'),
   sha256: RecordHash,
@@ -36,10 +56,24 @@ export const MAX_PLAN_RECORDS = 1000;
 export const MAX_PUSH_RECORDS = 200;
 export const MAX_PACK_BLOBS = 1000;
 
-export const PlanBody = z.strictObject({
-  records: z.array(RecordRef).max(MAX_PLAN_RECORDS).default([]),
-  blobs: z.array(BlobRef).max(MAX_PACK_BLOBS).default([]),
-});
+/** Adds an issue for every record whose id does not have its kind's form. */
+function idsFitKinds(body: { records: Array<{ kind: string; id: string }> }, ctx: z.RefinementCtx) {
+  body.records.forEach((record, i) => {
+    if (!idFitsKind(record))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['records', i, 'id'],
+        message: `a ${record.kind}'s id is ${record.kind.endsWith('-version') ? '<publication id>@<n>' : 'letters, digits, _ or - only'}`,
+      });
+  });
+}
+
+export const PlanBody = z
+  .strictObject({
+    records: z.array(RecordRef).max(MAX_PLAN_RECORDS).default([]),
+    blobs: z.array(BlobRef).max(MAX_PACK_BLOBS).default([]),
+  })
+  .superRefine(idsFitKinds);
 export type PlanBody = z.infer<typeof PlanBody>;
 
 /** A kind the key cannot sync, and why. */
@@ -86,15 +120,17 @@ export const PushItem = RecordRef.extend({
 });
 export type PushItem = z.infer<typeof PushItem>;
 
-export const PushBody = z.strictObject({
-  records: z.array(PushItem).min(1).max(MAX_PUSH_RECORDS),
-  idempotencyKey: z
-    .string()
-    .optional()
-    .describe(
-      'The Idempotency-Key, for callers that cannot send headers (MCP); the header wins when both come',
-    ),
-});
+export const PushBody = z
+  .strictObject({
+    records: z.array(PushItem).min(1).max(MAX_PUSH_RECORDS),
+    idempotencyKey: z
+      .string()
+      .optional()
+      .describe(
+        'The Idempotency-Key, for callers that cannot send headers (MCP); the header wins when both come',
+      ),
+  })
+  .superRefine(idsFitKinds);
 export type PushBody = z.infer<typeof PushBody>;
 
 export const ServerVersion = z.object({

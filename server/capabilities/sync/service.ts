@@ -1,8 +1,11 @@
 /** Sync: the receiving side (hosted/) and the syncing side (desktop.ts) of the same capability, over one set of kinds. */
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/types.js';
+import type { ArtifactService } from '../artifacts/service.js';
 import type { AssetService } from '../assets/service.js';
+import type { ChartService } from '../charts/service.js';
 import type { ChunkedUploads } from '../chunked-uploads/service.js';
+import type { DiagramService } from '../diagrams/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { createDesktopSync } from './desktop.js';
 import { createHostedSync } from './hosted/index.js';
@@ -14,6 +17,9 @@ export type SyncServiceDeps = {
   config: Pick<Config, 'dataDir' | 'limits'>;
   assets: AssetService;
   transcripts: TranscriptService;
+  diagrams: DiagramService;
+  charts: ChartService;
+  artifacts: ArtifactService;
   chunkedUploads: ChunkedUploads;
   /** The desktop shell's keychain-backed box for the hosted keys; headless, a 0600 file holds them. */
   secretBox?: SecretBox;
@@ -21,8 +27,8 @@ export type SyncServiceDeps = {
 };
 
 export function createSyncService(deps: SyncServiceDeps) {
-  const { store, config, assets, transcripts } = deps;
-  const kinds = createKinds({ assets, transcripts });
+  const { store, config, assets } = deps;
+  const kinds = createKinds(deps);
   return {
     kinds,
     hosted: createHostedSync({ store, kinds, chunkedUploads: deps.chunkedUploads, limits: config.limits }),

@@ -104,9 +104,27 @@ describe('sync protocol', () => {
       kinds: [
         { kind: 'asset', service: 'assets', allowed: true },
         { kind: 'transcript', service: 'transcription', allowed: false },
+        { kind: 'diagram-version', service: 'diagrams', allowed: false },
+        { kind: 'diagram', service: 'diagrams', allowed: false },
+        { kind: 'chart-version', service: 'charts', allowed: false },
+        { kind: 'chart', service: 'charts', allowed: false },
+        { kind: 'artifact-version', service: 'artifacts', allowed: false },
+        { kind: 'artifact', service: 'artifacts', allowed: false },
       ],
-      skipped: [{ kind: 'transcript', service: 'transcription' }],
     });
+    const { skipped } = (await (
+      await srv.as({ bearer: assetsOnly.bearer })('/api/v1/sync/info')
+    ).json()) as Json;
+    expect(skipped.map((s: Json) => s.kind)).toEqual([
+      'transcript',
+      'diagram-version',
+      'diagram',
+      'chart-version',
+      'chart',
+      'artifact-version',
+      'artifact',
+    ]);
+    expect(skipped[0]).toMatchObject({ service: 'transcription' });
     expect((await fetch(`${srv.url}/api/v1/sync/info`)).status).toBe(401);
   });
 

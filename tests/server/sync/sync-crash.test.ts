@@ -1,7 +1,8 @@
 // The sync CLI killed (SIGKILL) mid-work, as a laptop lid closes or a process dies: an interrupted large blob
-// resumes from its last part, and a workspace of 1,000 assets and 20 transcripts that keeps changing on both sides
-// syncs through 20 kills at random points to an end state that, compared item by item (bytes hashes, names, tags,
-// words), has nothing missing, nothing twice and no conflict a crash made up; one more run changes nothing.
+// resumes from its last part, and a workspace of 1,000 assets, 20 transcripts and versioned diagrams, charts and
+// artifacts that keeps changing on both sides syncs through 20 kills at random points to an end state that,
+// compared item by item (bytes hashes, names, tags, words, every version), has nothing missing, nothing twice and
+// no conflict a crash made up; one more run changes nothing.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { chunkedUploads } from '../../../server/capabilities/chunked-uploads/col
 import { stagedBlobs } from '../../../server/capabilities/sync/collections.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { type Json, listAll, ON_FILES, upload } from '../../helpers/sync-pair.js';
+import { type Json, listAll, ON_FILES, syncedRecords, upload } from '../../helpers/sync-pair.js';
 import { engineBuilt, makeFixtures, queueTranscript, waitForStatus } from '../../helpers/transcription.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -139,7 +140,7 @@ describe('sync killed mid-work', () => {
   });
 
   it.skipIf(!engineBuilt)(
-    'a workspace of 1,000 assets and 20 transcripts, changing on both sides, syncs through 20 kills exactly',
+    'a workspace of 1,000 assets, 20 transcripts and versioned publications, changing on both sides, syncs through 20 kills exactly',
     { timeout: 1_200_000 },
     async () => {
       const seed = Number(process.env.SYNC_CRASH_SEED ?? Date.now() % 100_000);
@@ -159,6 +160,31 @@ describe('sync killed mid-work', () => {
         model.set(a.id, { displayName: a.displayName, tags: a.tags, sha256: a.sha256 });
       const desktopOwned: string[] = [];
       const hostedOwned: string[] = [];
+      /** Publications by slug and how many versions each must have; each side publishes only its own. */
+      const published = new Map<string, { kind: string; versions: number }>();
+      const publish = async (
+        srv: TestServer,
+        bearer: string,
+        kind: 'diagrams' | 'charts' | 'artifacts',
+        slug: string,
+        versions: number,
+        dataAsset?: string,
+      ) => {
+        const api = srv.as({ bearer });
+        for (let v = 0; v < versions; v++) {
+          const n = (published.get(slug)?.versions ?? 0) + 1;
+          const res = await api(n === 1 ? `/api/v1/${kind}` : `/api/v1/${kind}/${slug}`, {
+            method: n === 1 ? 'POST' : 'PUT',
+            body: JSON.stringify({
+              title: `${slug} v${n}`,
+              ...(n === 1 && { slug }),
+              ...documentOf(kind, n, dataAsset),
+            }),
+          });
+          expect([slug, n, res.status]).toEqual([slug, n, n === 1 ? 201 : 200]);
+          published.set(slug, { kind, versions: n });
+        }
+      };
 
       let desktop = await startTestServer({ ...ON_FILES, dataDir, whisperModel: fx.model });
       const key = (await desktop.createKeyDetails({ services: [...SERVICE_NAMES] })).bearer;
@@ -175,6 +201,11 @@ describe('sync killed mid-work', () => {
         desktopOwned.push(a.id);
       }
       note(await upload(desktop, key, randomBytes(20 << 20), 'large.bin', ['large']));
+      const csv = await upload(desktop, key, 'q,r\na,3\nb,5\n', 'numbers.csv');
+      note(csv);
+      for (let i = 0; i < 3; i++) await publish(desktop, key, 'diagrams', `desk-diagram-${i}`, 3);
+      for (let i = 0; i < 2; i++) await publish(desktop, key, 'charts', `desk-chart-${i}`, 2, csv.id);
+      for (let i = 0; i < 2; i++) await publish(desktop, key, 'artifacts', `desk-artifact-${i}`, 2);
       for (const t of transcripts) {
         const done = await waitForStatus(desktop, key, t.id, ['completed'], 300_000);
         const audio = (await (
@@ -213,6 +244,8 @@ describe('sync killed mid-work', () => {
           }
           if (k % 6 === 0) note(await upload(desktop, key, randomBytes(9 << 20), `desk-large-${k}.bin`));
           for (let i = 0; i < 5; i++) await edit(desktop, key, pick(desktopOwned), `desk edit ${k}.${i}`);
+          await publish(desktop, key, 'diagrams', `desk-diagram-${k % 3}`, 1);
+          await publish(desktop, key, 'artifacts', `desk-artifact-round-${k}`, 2);
           const doomed = desktopOwned.splice(desktopOwned.length - 1 - Math.floor(rand() * 20), 1)[0];
           expect(
             (await desktop.as({ bearer: key })(`/api/v1/assets/${doomed}`, { method: 'DELETE' })).status,
@@ -230,6 +263,10 @@ describe('sync killed mid-work', () => {
           if (k === 5) note(await upload(hosted, hostedKey.bearer, randomBytes(12 << 20), 'web-large.bin'));
           for (let i = 0; i < 3; i++)
             await edit(hosted, hostedKey.bearer, pick(hostedOwned), `web edit ${k}.${i}`);
+          await publish(hosted, hostedKey.bearer, 'diagrams', `web-diagram-${k % 2}`, 1);
+          const dataThere = await hosted.as({ bearer: hostedKey.bearer })(`/api/v1/assets/${csv.id}`);
+          if (k % 3 === 0 && dataThere.status === 200)
+            await publish(hosted, hostedKey.bearer, 'charts', `web-chart-${k}`, 1, csv.id);
           const gone = hostedOwned.splice(Math.floor(rand() * hostedOwned.length), 1)[0];
           const res = await hosted.as({ bearer: hostedKey.bearer })(`/api/v1/assets/${gone}`, {
             method: 'DELETE',
@@ -298,6 +335,24 @@ describe('sync killed mid-work', () => {
         for (const f of ['status', 'audioAssetId', 'text', 'duration', 'words', 'segments', 'createdAt'])
           expect([id, f, b[f]]).toEqual([id, f, a[f]]);
       }
+      const records = await syncedRecords(desktop, workspaceId);
+      expect(records).toEqual(await syncedRecords(hosted, hostedKey.workspaceId));
+      expect([...records.keys()].filter((k) => k.includes('-version:')).length).toBe(
+        [...published.values()].reduce((sum, p) => sum + p.versions, 0),
+      );
+      for (const [slug, { kind, versions }] of published)
+        for (const [srv, bearer] of [
+          [desktop, key],
+          [hosted, hostedKey.bearer],
+        ] as const) {
+          const history = (await (
+            await srv.as({ bearer })(`/api/v1/${kind}/${slug}/versions`)
+          ).json()) as Json;
+          expect([slug, history.data.map((v: Json) => v.version)]).toEqual([
+            slug,
+            Array.from({ length: versions }, (_, i) => versions - i),
+          ]);
+        }
       const conflicts = (await (
         await desktop.as(desktop.owner)('/api/v1/sync/conflicts?status=all')
       ).json()) as Json;
@@ -307,5 +362,23 @@ describe('sync killed mid-work', () => {
     },
   );
 });
+
+/** A small valid document of each publishing kind, different for each version. */
+function documentOf(kind: 'diagrams' | 'charts' | 'artifacts', n: number, dataAsset?: string): Json {
+  if (kind === 'diagrams')
+    return {
+      svg: `<svg viewBox="0 0 200 60"><rect class="node" x="0" y="0" width="200" height="60"/><text class="label" x="100" y="30">version ${n}</text></svg>`,
+    };
+  if (kind === 'charts')
+    return {
+      spec: {
+        title: `version ${n}`,
+        data: { url: `asset:${dataAsset}` },
+        mark: n % 2 ? 'bar' : 'point',
+        encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'r', type: 'quantitative' } },
+      },
+    };
+  return { document: { children: [{ type: 'markdown', text: `Version ${n} of the notes.` }] } };
+}
 
 const pickOf = (a: Json) => ({ displayName: a.displayName, tags: a.tags, sha256: a.sha256 });

@@ -1,6 +1,7 @@
 // Conflict copies: when a local version loses to the server's (which has the later sequence), the local one is kept
 // here, whole, before the winner is written over it; nothing is dropped. The dashboard lists them and the owner
-// resolves each: keep the winner, or put the copy back (as a new edit, which the next sync pushes).
+// resolves each: keep the winner, or put the copy back (as a new edit, which the next sync pushes; a publication's
+// version comes back as its next version, beside the winner).
 import { conflict, notFound } from '../../../http/errors.js';
 import type { Row, Store } from '../../../store/types.js';
 import { type ConflictRecord, syncConflicts } from '../collections.js';
@@ -87,6 +88,10 @@ export function createConflicts(deps: { store: Store; workspaceId: string; kinds
     const current = await store.collection(adapter.collection, workspaceId).get(recordId);
     if (copy.deleted) {
       if (current) await adapter.remove(workspaceId, recordId, current.seq ?? 0);
+      return;
+    }
+    if (adapter.restoreCopy) {
+      await adapter.restoreCopy(workspaceId, recordId, copy.record!);
       return;
     }
     const written = await adapter.put(workspaceId, recordId, copy.record!, current?.seq ?? 0, {

@@ -2,8 +2,7 @@
 // applied before) is passed over; one whose record was not edited here since the last agreement is written; one
 // that meets a local edit is a conflict: the server's version wins (it has the later sequence) and the local one is
 // kept as a copy. A change that fails holds the cursor just before it, so the next run tries it again.
-import pMap from 'p-map';
-import { DELETED, type SyncChange } from '../schema.js';
+import { DELETED, idFitsKind, type SyncChange } from '../schema.js';
 import { RemoteError } from './remote.js';
 import type { RunContext } from './run-context.js';
 
@@ -34,9 +33,10 @@ export async function pullPhase(ctx: RunContext): Promise<void> {
       c.record && ctx.allowed.has(c.kind) ? kinds.of(c.kind).blobs(c.record) : [],
     );
     const failedBlobs = await ctx.downloader.ensure(wanted);
-    // A page holds each record once, so its changes can be written side by side.
-    await pMap(
+    // A page holds each record once, so its changes can be written side by side, in the kinds' order.
+    await kinds.inOrder(
       page.changes,
+      (change) => change,
       async (change) => {
         const failure = await pullOne(ctx, change, failedBlobs);
         if (failure) {
@@ -46,7 +46,6 @@ export async function pullPhase(ctx: RunContext): Promise<void> {
         }
         progress.step('pull');
       },
-      { concurrency: 16 },
     );
     since = page.next;
     const position = Math.min(since, hold);
@@ -63,6 +62,7 @@ async function pullOne(
 ): Promise<string | undefined> {
   const { book, applier, progress } = ctx;
   if (!ctx.allowed.has(change.kind)) return undefined;
+  if (!idFitsKind(change)) return `The hosted side sent a ${change.kind} with an id of the wrong form`;
   const state = await book.state(change.kind, change.id);
   if (state && !state.error && state.remoteSeq >= change.seq) return undefined;
   const local = await applier.local(change.kind, change.id);

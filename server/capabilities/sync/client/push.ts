@@ -95,7 +95,10 @@ async function candidateOf(
 }
 
 async function pushCandidates(ctx: RunContext, candidates: Candidate[]): Promise<void> {
-  candidates.sort((a, b) => ctx.kinds.order(a.adapter.kind) - ctx.kinds.order(b.adapter.kind));
+  const position = (c: Candidate) => c.adapter.order?.(c.id).position ?? 0;
+  candidates.sort(
+    (a, b) => ctx.kinds.order(a.adapter.kind) - ctx.kinds.order(b.adapter.kind) || position(a) - position(b),
+  );
   for (let i = 0; i < candidates.length; i += MAX_PLAN_RECORDS)
     await pushChunk(ctx, candidates.slice(i, i + MAX_PLAN_RECORDS));
 }

@@ -2,7 +2,6 @@
 // If the server moved on, the answer is 409 with the server's version, which wins; nothing is overwritten. An
 // applied push leaves a receipt under its idempotency key, so a retry whose answer was lost gets the same answer
 // instead of a conflict with itself.
-import pMap from 'p-map';
 import { badRequest, HttpError } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
@@ -35,10 +34,17 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
       throw badRequest(
         'Idempotency-Key does not match these records; derive it from them as docs/sync.md says',
       );
-    // Records of one request are distinct, so they go side by side: their store writes share journal flushes.
-    return {
-      results: await pMap(items, (item) => pushOne(workspaceId, services, item), { concurrency: 16 }),
-    };
+    // Records of one request are distinct, so those that may go side by side do (their store writes share journal
+    // flushes); kinds in order, and a publication's versions one after another before the item.
+    const results: PushResult[] = new Array(items.length);
+    await kinds.inOrder(
+      [...items.keys()],
+      (i) => items[i],
+      async (i) => {
+        results[i] = await pushOne(workspaceId, services, items[i]);
+      },
+    );
+    return { results };
   }
 
   async function pushOne(workspaceId: string, services: ServiceName[], item: PushItem): Promise<PushResult> {

@@ -6,9 +6,7 @@ import { assetsCollection } from '../../assets/collections.js';
 import { AssetType, DisplayName, Tags } from '../../assets/schema.js';
 import type { AssetService } from '../../assets/service.js';
 import { Sha256 } from '../schema.js';
-import { type KindAdapter, MissingBlob, type Payload, pickFields } from './types.js';
-
-const Timestamp = z.string().datetime({ offset: true });
+import { type KindAdapter, MissingBlob, type Payload, pickFields, Timestamp } from './types.js';
 
 export const SyncedAsset = z.object({
   displayName: DisplayName,

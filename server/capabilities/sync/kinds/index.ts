@@ -1,18 +1,29 @@
-// The kinds that sync, in the order a page of them is pushed (an asset before the transcript that refers to it).
+// The kinds that sync, in the order a page of them is written: an asset before the transcript or chart that refers
+// to it, a publication's versions before the item, diagrams and charts before the artifacts that embed them.
+import pMap from 'p-map';
+import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import { contentHash } from '../content-hash.js';
 import { DELETED, type SyncKind } from '../schema.js';
 import { assetAdapter } from './asset.js';
+import { type PublishingServices, publicationAdapters } from './publication.js';
 import { transcriptAdapter } from './transcript.js';
 import type { KindAdapter, Payload } from './types.js';
 
 export type Kinds = ReturnType<typeof createKinds>;
 
-export function createKinds(deps: { assets: AssetService; transcripts: TranscriptService }) {
-  const list: KindAdapter[] = [assetAdapter(deps.assets), transcriptAdapter(deps.transcripts)];
+export function createKinds(
+  deps: { store: Store; assets: AssetService; transcripts: TranscriptService } & PublishingServices,
+) {
+  const list: KindAdapter[] = [
+    assetAdapter(deps.assets),
+    transcriptAdapter(deps.transcripts),
+    ...publicationAdapters(deps.store, deps),
+  ];
   const byKind = new Map(list.map((k) => [k.kind, k]));
   const byCollection = new Map(list.map((k) => [k.collection.name, k]));
+  const rank = new Map(list.map((k, i) => [k.kind, i]));
   return {
     list,
     of: (kind: SyncKind) => byKind.get(kind)!,
@@ -20,6 +31,39 @@ export function createKinds(deps: { assets: AssetService; transcripts: Transcrip
     /** The hash of a payload of `kind`, or DELETED for none. */
     hash: (kind: SyncKind, payload: Payload | null | undefined) =>
       payload ? contentHash(kind, byKind.get(kind)!.hashed(payload)) : DELETED,
-    order: (kind: SyncKind) => list.findIndex((k) => k.kind === kind),
+    order: (kind: SyncKind) => rank.get(kind) ?? list.length,
+    /**
+     * Runs `write` over records in the order they must be written: kind after kind, and within a kind the records
+     * of one lane (a publication's versions) one after another in position order, other records side by side.
+     */
+    async inOrder<T>(
+      records: T[],
+      refOf: (record: T) => { kind: SyncKind; id: string },
+      write: (record: T) => Promise<void>,
+      concurrency = 16,
+    ): Promise<void> {
+      const steps = new Map<number, Map<string, Array<{ record: T; position: number }>>>();
+      for (const record of records) {
+        const { kind, id } = refOf(record);
+        const { lane, position } = byKind.get(kind)?.order?.(id) ?? { lane: `${kind}:${id}`, position: 0 };
+        const step = rank.get(kind) ?? list.length;
+        if (!steps.has(step)) steps.set(step, new Map());
+        const lanes = steps.get(step)!;
+        if (!lanes.has(lane)) lanes.set(lane, []);
+        lanes.get(lane)!.push({ record, position });
+      }
+      for (const step of [...steps.keys()].sort((a, b) => a - b)) {
+        const lanes = [...steps.get(step)!.values()].map((lane) =>
+          lane.sort((a, b) => a.position - b.position),
+        );
+        await pMap(
+          lanes,
+          async (lane) => {
+            for (const { record } of lane) await write(record);
+          },
+          { concurrency },
+        );
+      }
+    },
   };
 }

@@ -6,9 +6,7 @@ import type { TranscriptRecord } from '../../transcripts/schema.js';
 import { TranscriptSegment, TranscriptWord } from '../../transcripts/schema.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import { RecordId } from '../schema.js';
-import { type KindAdapter, type Payload, pickFields } from './types.js';
-
-const Timestamp = z.string().datetime({ offset: true });
+import { type KindAdapter, type Payload, pickFields, Timestamp } from './types.js';
 
 export const SyncedTranscript = z.object({
   status: z.enum(['completed', 'failed']),

@@ -1,10 +1,12 @@
 // What sync needs to know about one kind of record: where it is stored, which service a key needs for it, which of
 // its fields travel (and which of those the hash covers), which bytes it refers to, and how to write a version
 // received from another instance without passing over a newer one. The same adapter runs on both sides.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { CollectionSpec, Row } from '../../../store/types.js';
 import type { BlobRef, SyncKind } from '../schema.js';
+
+export const Timestamp = z.string().datetime({ offset: true });
 
 /** A version's synced fields, as they travel. */
 export type Payload = Record<string, unknown>;
@@ -41,6 +43,16 @@ export interface KindAdapter {
   ): Promise<Row | undefined>;
   /** Removes the record if it is still the version `ifSeq`. */
   remove(workspaceId: string, id: string, ifSeq: number): Promise<boolean>;
+  /**
+   * Records that must be written one after another, in `position` order, share a `lane` (the versions of one
+   * publication); records without one are independent.
+   */
+  order?(id: string): { lane: string; position: number };
+  /**
+   * How a kept conflict copy comes back when it must not replace the winner (a publication's version is
+   * published again as the next one); without this, the copy is written over the winner.
+   */
+  restoreCopy?(workspaceId: string, id: string, payload: Payload): Promise<Row>;
 }
 
 /** A push or write that cannot happen until bytes arrive: the blob was never uploaded, or is gone. */

@@ -4,11 +4,21 @@ import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
 import { formatDateTime, formatRelative } from '../../../ui/format';
 import type { Keep } from '../api/resolve-conflict';
-import { kindLabel, words } from './labels';
+import { isVersionKind, kindLabel, versionNumberOf, words } from './labels';
 
 type Copy = Conflict['winner'];
 // Bookkeeping every version has; they differ on every edit and say nothing about the content.
-const NOISE = new Set(['id', 'workspaceId', 'updatedAt', 'seq', 'rev', 'version', 'sha256', 'blobKey']);
+const NOISE = new Set([
+  'id',
+  'workspaceId',
+  'updatedAt',
+  'seq',
+  'rev',
+  'version',
+  'sha256',
+  'blobKey',
+  'derived',
+]);
 
 /** One record edited in both places: what it is called, both versions side by side, and the two ways out. */
 export function ConflictCard({
@@ -22,6 +32,7 @@ export function ConflictCard({
   const fields = differingFields(conflict.winner, conflict.copy);
   const open = conflict.status === 'open';
   const mine = conflict.resolution === 'copy';
+  const version = isVersionKind(conflict.kind);
   return (
     <article className="card sync-conflict" aria-labelledby={`conflict-${conflict.id}`}>
       <header className="sync-conflict-head">
@@ -37,7 +48,11 @@ export function ConflictCard({
         </div>
         {!open && (
           <Badge tone="success">
-            {conflict.resolution === 'copy' ? 'Your copy put back' : 'Hosted version kept'}
+            {conflict.resolution !== 'copy'
+              ? 'Hosted version kept'
+              : version
+                ? 'Your copy published again'
+                : 'Your copy put back'}
           </Badge>
         )}
       </header>
@@ -51,7 +66,7 @@ export function ConflictCard({
               <span className="sync-version-head">
                 <Cloud size={14} aria-hidden /> Hosted version{' '}
                 <Badge tone={mine ? 'neutral' : 'accent'}>
-                  {open ? 'In use' : mine ? 'Replaced' : 'Chosen'}
+                  {open ? 'In use' : mine ? (version ? 'Kept in history' : 'Replaced') : 'Chosen'}
                 </Badge>
               </span>
             </th>
@@ -83,7 +98,7 @@ export function ConflictCard({
             Keep hosted version
           </Button>
           <Button size="sm" onPress={() => onResolve('copy')}>
-            Use my copy
+            {version ? 'Publish my copy as a new version' : 'Use my copy'}
           </Button>
         </div>
       )}
@@ -91,13 +106,14 @@ export function ConflictCard({
   );
 }
 
-/** What the item is called now: the winner's name, or the copy's once it was put back. */
+/** What the item is called now: the winner's name, or the copy's once it was put back; a version says which. */
 export function nameOf(conflict: Conflict): string {
   const { winner, copy } = conflict;
   const order = conflict.resolution === 'copy' ? [copy.record, winner.record] : [winner.record, copy.record];
+  const suffix = isVersionKind(conflict.kind) ? `, version ${versionNumberOf(conflict.recordId)}` : '';
   for (const record of order)
-    for (const field of ['displayName', 'title', 'filename', 'name'])
-      if (typeof record?.[field] === 'string' && record[field]) return record[field] as string;
+    for (const field of ['displayName', 'title', 'filename', 'name', 'slug'])
+      if (typeof record?.[field] === 'string' && record[field]) return `${record[field]}${suffix}`;
   return conflict.recordId;
 }
 
@@ -110,7 +126,13 @@ function differingFields(winner: Copy, copy: Copy): [string, string, string][] {
   const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
     (k) => !NOISE.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k]),
   );
-  const rows: [string, string, string][] = names.map((k) => [words(k), show(a[k]), show(b[k])]);
+  const rows: [string, string, string][] = names.map((k) =>
+    k === 'document'
+      ? ['Content', describeDocument(a[k]), describeDocument(b[k])]
+      : k === 'createdAt'
+        ? ['Created', when(a[k]), when(b[k])]
+        : [words(k), show(a[k]), show(b[k])],
+  );
   if (!rows.length) rows.push(['Content', 'Same fields, different bytes', 'Same fields, different bytes']);
   if (typeof a.updatedAt === 'string' && typeof b.updatedAt === 'string')
     rows.push(['Edited', formatDateTime(a.updatedAt), formatDateTime(b.updatedAt)]);
@@ -119,6 +141,27 @@ function differingFields(winner: Copy, copy: Copy): [string, string, string][] {
 
 const stateOf = (v: Copy, where: string) =>
   v.deleted ? `Deleted ${where}` : `Edited ${where}${v.hasBytes ? ' (its file is kept)' : ''}`;
+
+const when = (value: unknown) => (typeof value === 'string' ? formatDateTime(value) : '—');
+
+/**
+ * A published document in a line: the words it shows (a diagram's labels, an artifact's headings and text, a
+ * chart's title), not its markup.
+ */
+function describeDocument(value: unknown): string {
+  const texts: string[] = [];
+  const collect = (v: unknown, key = ''): void => {
+    if (typeof v === 'string') {
+      if (key === '') texts.push(v.replace(/<[^>]*>/g, ' '));
+      else if (key === 'text' || key === 'title') texts.push(v);
+    } else if (Array.isArray(v)) for (const x of v) collect(x, key === '' ? '' : 'item');
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) collect(x, k);
+  };
+  collect(value);
+  const line = texts.join(' · ').replace(/\s+/g, ' ').trim();
+  if (!line) return 'Different content';
+  return line.length > 90 ? `${line.slice(0, 89)}…` : line;
+}
 
 function show(value: unknown): string {
   if (value === undefined || value === null || value === '') return '—';

@@ -9,8 +9,10 @@ import { EmptyState, ErrorState, LoadingRows } from '../../../ui/states';
 import { type ConflictStatus, useConflicts } from '../api/conflicts';
 import { type Keep, useResolveConflict } from '../api/resolve-conflict';
 import { ConflictCard, nameOf } from './conflict-card';
+import { isVersionKind } from './labels';
 
-const CHOICES: Record<Keep, { title: string; confirm: string; text: string }> = {
+type Choice = { title: string; confirm: string; text: string };
+const CHOICES: Record<Keep, Choice> = {
   winner: {
     title: 'Keep the hosted version',
     confirm: 'Keep hosted version',
@@ -21,6 +23,12 @@ const CHOICES: Record<Keep, { title: string; confirm: string; text: string }> = 
     confirm: 'Use my copy',
     text: 'Your copy replaces the hosted version here now, and on the hosted Folio with the next sync.',
   },
+};
+/** A publication's version is never replaced: the copy comes back beside the hosted one. */
+const VERSION_COPY: Choice = {
+  title: 'Publish your copy again',
+  confirm: 'Publish as a new version',
+  text: 'Your copy becomes the next version here now, and on the hosted Folio with the next sync; the hosted version stays in the history.',
 };
 
 /** Records edited here and on the hosted side: the hosted edit won, this computer's was kept to decide on. */
@@ -42,7 +50,9 @@ export function Conflicts() {
       },
     );
   };
-  const choice = pending && CHOICES[pending.keep];
+  const choice =
+    pending &&
+    (pending.keep === 'copy' && isVersionKind(pending.conflict.kind) ? VERSION_COPY : CHOICES[pending.keep]);
   return (
     <div className="stack">
       <div className="sync-filter">

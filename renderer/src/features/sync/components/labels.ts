@@ -40,4 +40,13 @@ export const words = (name: string) => {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 };
 
-export const kindLabel = (kind: string) => words(kind);
+const KINDS: Record<string, string> = {
+  'diagram-version': 'Diagram version',
+  'chart-version': 'Chart version',
+  'artifact-version': 'Artifact version',
+};
+export const kindLabel = (kind: string) => KINDS[kind] ?? words(kind);
+
+/** A publication's version (`<id>@<n>`), which comes back as a new version rather than over the winner. */
+export const isVersionKind = (kind: string) => kind.endsWith('-version');
+export const versionNumberOf = (recordId: string) => recordId.split('@')[1];

@@ -1,0 +1,135 @@
+// Diagrams, charts and artifacts sync as two kinds each: the versions (`diagram-version`, id `<item id>@<n>`), every
+// one of them, in order, only ever created; and the item (`diagram`), whose slug, archived flag and dates travel
+// while its title, tags and latest number follow from its versions on each side and its visibility stays each
+// side's own. A received document is checked and cleaned by the kind's own publishing checks, as if published here:
+// whichever side sent it is not trusted.
+import { z } from 'zod';
+import { badRequest } from '../../../http/errors.js';
+import type { ServiceName } from '../../../http/viewer.js';
+import type { Store } from '../../../store/types.js';
+import type { ArtifactService } from '../../artifacts/service.js';
+import type { ChartService } from '../../charts/service.js';
+import type { DiagramService } from '../../diagrams/service.js';
+import { collectionsOf, type Kind } from '../../publishing/collections.js';
+import { Description, Tags, Title } from '../../publishing/schema.js';
+import { Slug } from '../../publishing/slugs.js';
+import { createSyncedPublications, type SyncedVersion } from '../../publishing/synced.js';
+import { RecordId, type SyncKind } from '../schema.js';
+import { type KindAdapter, type Payload, pickFields, Timestamp } from './types.js';
+
+const SyncedVersionFields = z.object({
+  title: Title,
+  description: Description.optional(),
+  tags: Tags,
+  kind: z.string().max(64).optional(),
+  document: z.unknown().refine((d) => d !== undefined && d !== null, 'a version has a document'),
+  derived: z.record(z.string(), z.unknown()).optional(),
+  createdAt: Timestamp,
+});
+
+const SyncedItemFields = z.object({
+  slug: Slug,
+  archived: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+const VERSION_FIELDS = Object.keys(SyncedVersionFields.shape);
+const ITEM_FIELDS = Object.keys(SyncedItemFields.shape);
+
+/** A document checked as publishing checks it: what to store, and what the check derived. */
+type Check = (
+  document: unknown,
+  sent: Payload,
+) => Promise<{ document: unknown; derived?: Record<string, unknown> }>;
+
+/** What a chart's check derives from its data; a version that arrives keeps what its sender measured. */
+const ChartDerived = z.object({ width: z.number(), height: z.number(), rows: z.number() }).partial();
+
+export type PublishingServices = {
+  diagrams: DiagramService;
+  charts: ChartService;
+  artifacts: ArtifactService;
+};
+
+export function publicationAdapters(store: Store, services: PublishingServices): KindAdapter[] {
+  const { diagrams, charts, artifacts } = services;
+  return [
+    ...adaptersOf(store, 'diagrams', 'diagram', async (document) => {
+      if (typeof document !== 'string') throw badRequest('A diagram version’s document is SVG text');
+      const { document: svg, derived } = await diagrams.check(document);
+      return { document: svg, derived };
+    }),
+    ...adaptersOf(store, 'charts', 'chart', async (spec, sent) => {
+      await charts.checkSpec(spec);
+      return { document: spec, derived: ChartDerived.parse(sent.derived ?? {}) };
+    }),
+    ...adaptersOf(store, 'artifacts', 'artifact', async (document) => ({
+      document,
+      derived: await artifacts.checkStructure(document),
+    })),
+  ];
+}
+
+/** The version kind and the item kind of one publishing kind, versions first (the order they are written in). */
+function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 'artifact', check: Check) {
+  const synced = createSyncedPublications({ store, kind: collection });
+  const { items, versions } = collectionsOf(collection);
+  const service = collection as ServiceName;
+
+  async function checkedVersion(payload: Payload): Promise<SyncedVersion> {
+    const fields = payload as z.infer<typeof SyncedVersionFields>;
+    const { document, derived } = await check(fields.document, payload);
+    return { ...fields, document, ...(derived && { derived }) };
+  }
+
+  const version: KindAdapter = {
+    kind: `${kind}-version` as SyncKind,
+    collection: versions,
+    service,
+    schema: SyncedVersionFields as unknown as z.ZodType<Payload>,
+    payload: (row) => pickFields(row, VERSION_FIELDS),
+    // What a check derives is the receiver's own (it measures again), so it is not part of the identity.
+    hashed: ({ derived: _, ...fields }) => fields,
+    ready: () => true,
+    blobs: () => [],
+    order: (id) => {
+      const { publicationId, number } = parseVersionId(id);
+      return { lane: publicationId, position: number };
+    },
+    async put(workspaceId, id, payload, ifSeq) {
+      const { publicationId, number } = parseVersionId(id);
+      return synced.putVersion(workspaceId, publicationId, number, await checkedVersion(payload), ifSeq);
+    },
+    remove: (workspaceId, id, ifSeq) => synced.removeVersion(workspaceId, id, ifSeq),
+    async restoreCopy(workspaceId, id, payload) {
+      const { publicationId } = parseVersionId(id);
+      return synced.appendVersion(workspaceId, publicationId, await checkedVersion(payload));
+    },
+  };
+
+  const item: KindAdapter = {
+    kind,
+    collection: items,
+    service,
+    schema: SyncedItemFields as unknown as z.ZodType<Payload>,
+    payload: (row) => pickFields(row, ITEM_FIELDS),
+    hashed: ({ updatedAt: _, ...fields }) => fields,
+    ready: () => true,
+    blobs: () => [],
+    put: (workspaceId, id, payload, ifSeq) =>
+      synced.putItem(workspaceId, id, payload as z.infer<typeof SyncedItemFields>, ifSeq),
+    remove: (workspaceId, id, ifSeq) => synced.removeItem(workspaceId, id, ifSeq),
+  };
+
+  return [version, item];
+}
+
+const VERSION_ID = /^(.+)@([1-9][0-9]{0,8})$/;
+
+function parseVersionId(id: string): { publicationId: string; number: number } {
+  const match = VERSION_ID.exec(id);
+  if (!match || !RecordId.safeParse(match[1]).success)
+    throw badRequest(`A version's id is <publication id>@<version number>, not "${id}"`);
+  return { publicationId: match[1], number: Number(match[2]) };
+}

@@ -1,0 +1,399 @@
+// Diagrams, charts and artifacts between a desktop and a hosted Folio: every version arrives, in order, both ways;
+// a version published on both sides is kept, not lost; visibility is each side's own (a key's push never makes
+// anything public); a document either side sends is checked and cleaned as if it were published there.
+import { afterEach, describe, expect, it } from 'vitest';
+import { batchKey } from '../../../server/capabilities/sync/content-hash.js';
+import type { PushItem } from '../../../server/capabilities/sync/schema.js';
+import type { Json, SyncPair } from '../../helpers/sync-pair.js';
+import { startSyncPair, syncedRecords, upload } from '../../helpers/sync-pair.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
+
+let pair: SyncPair | undefined;
+afterEach(async () => {
+  await pair?.close();
+  pair = undefined;
+});
+
+const start = (options: Parameters<typeof startSyncPair>[0] = {}) =>
+  startSyncPair({ ...options, desktop: SLOW_MACHINE, hosted: SLOW_MACHINE });
+
+const diagramSvg = (label: string) =>
+  `<svg viewBox="0 0 200 60"><rect class="node" x="0" y="0" width="200" height="60" rx="8"/><text class="label" x="100" y="30">${label}</text></svg>`;
+
+const chartSpec = (assetId: string, title: string) => ({
+  title,
+  data: { url: `asset:${assetId}` },
+  mark: 'bar',
+  encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'r', type: 'quantitative' } },
+});
+
+const artifactDocument = (text: string, diagram?: string) => ({
+  children: [
+    { type: 'heading', text: 'Weekly notes', level: 1 },
+    { type: 'markdown', text },
+    ...(diagram ? [{ type: 'diagram', slug: diagram }] : []),
+  ],
+});
+
+/** A push as any client of the protocol could send it, bypassing the desktop's own sync. */
+const pushDirectly = (p: SyncPair, records: Json[]) =>
+  p.hosted.as({ bearer: p.hostedKey.bearer })('/api/v1/sync/push', {
+    method: 'POST',
+    headers: { 'idempotency-key': batchKey(records as PushItem[]) },
+    body: JSON.stringify({ records }),
+  });
+
+type Api = ReturnType<SyncPair['desktop']['as']>;
+
+async function call(api: Api, path: string, method: string, body?: Json, expected = [200, 201]) {
+  const res = await api(path, { method, ...(body && { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  expect(expected, `${method} ${path}: ${text}`).toContain(res.status);
+  return JSON.parse(text || '{}') as Json;
+}
+
+/** A diagram with two versions, a chart of a CSV asset, an artifact with two versions that shows the diagram. */
+async function publishSet(p: SyncPair, slugs: { diagram: string; chart: string; artifact: string }) {
+  const api = p.desktop.as({ bearer: p.desktopKey.bearer });
+  const csv = await upload(p.desktop, p.desktopKey.bearer, 'q,r\na,3\nb,5\nc,2\n', 'numbers.csv');
+  await call(api, '/api/v1/diagrams', 'POST', {
+    title: 'Flow v1',
+    slug: slugs.diagram,
+    kind: 'flowchart',
+    svg: diagramSvg('first'),
+  });
+  await call(api, `/api/v1/diagrams/${slugs.diagram}`, 'PUT', {
+    title: 'Flow v2',
+    svg: diagramSvg('second'),
+  });
+  await call(api, '/api/v1/charts', 'POST', {
+    title: 'Numbers',
+    slug: slugs.chart,
+    spec: chartSpec(csv.id, 'Numbers'),
+    tags: ['q3'],
+  });
+  await call(api, '/api/v1/artifacts', 'POST', {
+    title: 'Notes',
+    slug: slugs.artifact,
+    document: artifactDocument('first'),
+  });
+  await call(api, `/api/v1/artifacts/${slugs.artifact}`, 'PUT', {
+    document: artifactDocument('second, with the diagram', slugs.diagram),
+  });
+  return { csv };
+}
+
+const PUBLICATION_KINDS = [
+  'diagram',
+  'diagram-version',
+  'chart',
+  'chart-version',
+  'artifact',
+  'artifact-version',
+] as const;
+
+async function publicationsOf(srv: SyncPair['desktop'], workspaceId: string) {
+  const all = await syncedRecords(srv, workspaceId);
+  return new Map([...all].filter(([key]) => PUBLICATION_KINDS.some((k) => key.startsWith(`${k}:`))));
+}
+
+async function openConflicts(p: SyncPair) {
+  return (await call(p.desktop.as(p.desktop.owner), '/api/v1/sync/conflicts?status=open', 'GET'))
+    .data as Json[];
+}
+
+describe('publications between a desktop and a hosted Folio', () => {
+  it('push every version in order, arrive private, render there (a chart’s data asset too), and a second run changes nothing', async () => {
+    pair = await start();
+    const { desktop, hosted, hostedKey, workspaceId } = pair;
+    const slugs = { diagram: 'flow-sync', chart: 'numbers-sync', artifact: 'notes-sync' };
+    await publishSet(pair, slugs);
+    // Public here: a key's push must not make it public there.
+    await call(desktop.as(desktop.owner), `/api/v1/diagrams/${slugs.diagram}/visibility`, 'POST', {
+      visibility: 'public',
+    });
+
+    const first = await pair.sync();
+    expect(first, JSON.stringify(first.errors)).toMatchObject({ ok: true, errors: [] });
+    // 1 asset, 2 + 1 + 2 versions, 3 items
+    expect(first.counts).toMatchObject({ pushed: 9 });
+    const here = await publicationsOf(desktop, workspaceId);
+    const there = await publicationsOf(hosted, hostedKey.workspaceId);
+    expect(there.size).toBe(8);
+    expect(there).toEqual(here);
+
+    const api = hosted.as({ bearer: hostedKey.bearer });
+    const diagram = await call(api, `/api/v1/diagrams/${slugs.diagram}`, 'GET');
+    expect(diagram).toMatchObject({ title: 'Flow v2', version: 2, visibility: 'private', kind: 'flowchart' });
+    const history = await call(api, `/api/v1/diagrams/${slugs.diagram}/versions`, 'GET');
+    expect(history.data.map((v: Json) => [v.version, v.title])).toEqual([
+      [2, 'Flow v2'],
+      [1, 'Flow v1'],
+    ]);
+    // The hosted feed holds the versions before their item.
+    const feed = await hosted.services.store.changes(hostedKey.workspaceId, {
+      since: 0,
+      limit: 100,
+      collections: ['diagrams', 'diagrams-versions'],
+    });
+    const itemId = feed.changes.at(-1)!.id;
+    expect(feed.changes.map((c) => c.id)).toEqual([`${itemId}@1`, `${itemId}@2`, itemId]);
+
+    // Private there: only its owner's session sees the pages, and they render (the chart reads its synced CSV).
+    expect((await fetch(`${hosted.url}/d/${slugs.diagram}`)).status).toBe(404);
+    const owner = hosted.as(hosted.owner);
+    const svg = await owner(`/d/${slugs.diagram}.svg`);
+    expect(svg.status).toBe(200);
+    expect(await svg.text()).toContain('second');
+    const chart = await owner(`/c/${slugs.chart}.svg`);
+    expect(chart.status, await chart.clone().text()).toBe(200);
+    const page = await owner(`/a/${slugs.artifact}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('second, with the diagram');
+    expect(
+      (await call(desktop.as(desktop.owner), `/api/v1/diagrams/${slugs.diagram}`, 'GET')).visibility,
+    ).toBe('public');
+
+    const head = async () =>
+      (await hosted.services.store.changes(hostedKey.workspaceId, { since: 0, limit: 1 })).head;
+    const before = await head();
+    expect(await pair.sync()).toMatchObject({ ok: true, counts: {} });
+    const full = await pair.sync(true);
+    expect(full.counts).toEqual({ unchanged: 9 });
+    expect(await head()).toBe(before);
+  });
+
+  it('pull versions published on the hosted side: new ones arrive private, existing ones keep this side’s visibility', async () => {
+    pair = await start();
+    const { desktop, hosted, hostedKey, workspaceId } = pair;
+    const slugs = { diagram: 'flow-pull', chart: 'numbers-pull', artifact: 'notes-pull' };
+    const { csv } = await publishSet(pair, slugs);
+    await call(desktop.as(desktop.owner), `/api/v1/diagrams/${slugs.diagram}/visibility`, 'POST', {
+      visibility: 'unlisted',
+    });
+    expect((await pair.sync()).ok).toBe(true);
+
+    const web = hosted.as({ bearer: hostedKey.bearer });
+    await call(web, `/api/v1/diagrams/${slugs.diagram}`, 'PUT', {
+      title: 'Flow v3',
+      svg: diagramSvg('third'),
+    });
+    await call(web, `/api/v1/diagrams/${slugs.diagram}`, 'PUT', { svg: diagramSvg('fourth') });
+    await call(web, '/api/v1/charts', 'POST', {
+      title: 'Made on the web',
+      slug: 'web-chart-pull',
+      spec: chartSpec(csv.id, 'Made on the web'),
+    });
+    await call(web, `/api/v1/artifacts/${slugs.artifact}/archive`, 'POST');
+
+    const summary = await pair.sync();
+    expect(summary, JSON.stringify(summary.errors)).toMatchObject({ ok: true, errors: [] });
+    expect(await publicationsOf(desktop, workspaceId)).toEqual(
+      await publicationsOf(hosted, hostedKey.workspaceId),
+    );
+    const here = desktop.as({ bearer: pair.desktopKey.bearer });
+    expect(await call(here, `/api/v1/diagrams/${slugs.diagram}`, 'GET')).toMatchObject({
+      version: 4,
+      title: 'Flow v3',
+      visibility: 'unlisted',
+    });
+    const history = await call(here, `/api/v1/diagrams/${slugs.diagram}/versions`, 'GET');
+    expect(history.data.map((v: Json) => v.version)).toEqual([4, 3, 2, 1]);
+    expect(await call(here, '/api/v1/charts/web-chart-pull', 'GET')).toMatchObject({ visibility: 'private' });
+    expect(await call(here, `/api/v1/artifacts/${slugs.artifact}`, 'GET')).toMatchObject({ archived: true });
+    const png = await desktop.as(desktop.owner)('/c/web-chart-pull.png');
+    expect(png.status).toBe(200);
+  });
+
+  it('version N published on both sides: the hosted one wins, the desktop’s is kept, and “use my copy” publishes it as the next version', async () => {
+    pair = await start();
+    const { desktop, hosted, hostedKey, desktopKey, workspaceId } = pair;
+    const here = desktop.as({ bearer: desktopKey.bearer });
+    const there = hosted.as({ bearer: hostedKey.bearer });
+    await call(here, '/api/v1/diagrams', 'POST', {
+      title: 'Both',
+      slug: 'both-sides',
+      svg: diagramSvg('one'),
+    });
+    expect((await pair.sync()).ok).toBe(true);
+    await call(here, '/api/v1/diagrams/both-sides', 'PUT', {
+      title: 'Desktop’s 2',
+      svg: diagramSvg('desktop'),
+    });
+    await call(there, '/api/v1/diagrams/both-sides', 'PUT', { title: 'Web’s 2', svg: diagramSvg('web') });
+
+    const summary = await pair.sync();
+    expect(summary.counts).toMatchObject({ conflicts: 1 });
+    const [open] = await openConflicts(pair);
+    expect(open).toMatchObject({ kind: 'diagram-version', copy: { record: { title: 'Desktop’s 2' } } });
+    expect(open.winner.record.title).toBe('Web’s 2');
+    expect(await call(here, '/api/v1/diagrams/both-sides', 'GET')).toMatchObject({
+      version: 2,
+      title: 'Web’s 2',
+    });
+
+    await call(desktop.as(desktop.owner), `/api/v1/sync/conflicts/${open.id}/resolve`, 'POST', {
+      keep: 'copy',
+    });
+    expect(await call(here, '/api/v1/diagrams/both-sides', 'GET')).toMatchObject({
+      version: 3,
+      title: 'Desktop’s 2',
+    });
+    const after = await pair.sync();
+    expect(after, JSON.stringify(after.errors)).toMatchObject({ ok: true, errors: [] });
+    const history = await call(there, '/api/v1/diagrams/both-sides/versions', 'GET');
+    expect(history.data.map((v: Json) => [v.version, v.title])).toEqual([
+      [3, 'Desktop’s 2'],
+      [2, 'Web’s 2'],
+      [1, 'Both'],
+    ]);
+    const svg = await hosted.as(hosted.owner)('/d/both-sides.svg');
+    expect(await svg.text()).toContain('desktop');
+    expect(await publicationsOf(desktop, workspaceId)).toEqual(
+      await publicationsOf(hosted, hostedKey.workspaceId),
+    );
+  });
+
+  it('a slug another hosted workspace holds is an error for that item alone, naming the slug', async () => {
+    pair = await start();
+    const { hosted, desktopKey } = pair;
+    const stranger = await hosted.signInApproved('stranger@example.com');
+    const theirs = hosted.as({
+      bearer: await hosted.createKey({ services: ['diagrams'], session: stranger }),
+    });
+    await call(theirs, '/api/v1/diagrams', 'POST', {
+      title: 'Theirs',
+      slug: 'taken-slug',
+      svg: diagramSvg('x'),
+    });
+    const here = pair.desktop.as({ bearer: desktopKey.bearer });
+    await call(here, '/api/v1/diagrams', 'POST', { title: 'Mine', slug: 'taken-slug', svg: diagramSvg('y') });
+    await call(here, '/api/v1/diagrams', 'POST', { title: 'Fine', slug: 'free-slug', svg: diagramSvg('z') });
+
+    const summary = await pair.sync();
+    expect(summary.ok).toBe(false);
+    expect(summary.errors).toEqual([
+      expect.objectContaining({
+        kind: 'diagram',
+        phase: 'push',
+        error: expect.stringContaining('"taken-slug"'),
+      }),
+    ]);
+    const mine = hosted.as({ bearer: pair.hostedKey.bearer });
+    expect((await mine('/api/v1/diagrams/free-slug')).status).toBe(200);
+    expect((await mine('/api/v1/diagrams/taken-slug')).status).toBe(404);
+    expect(await call(theirs, '/api/v1/diagrams/taken-slug', 'GET')).toMatchObject({ title: 'Theirs' });
+  });
+
+  it('a key without the publishing services syncs the assets and says which publications it skipped', async () => {
+    pair = await start({ services: ['assets'] });
+    await publishSet(pair, { diagram: 'flow-skip', chart: 'numbers-skip', artifact: 'notes-skip' });
+    const summary = await pair.sync();
+    expect(summary.ok).toBe(true);
+    expect(summary.counts).toMatchObject({ pushed: 1 });
+    const skipped = new Map(summary.skipped.map((s) => [s.kind, s]));
+    expect(skipped.get('diagram-version')).toMatchObject({ service: 'diagrams', count: 2 });
+    expect(skipped.get('chart')).toMatchObject({
+      service: 'charts',
+      count: 1,
+      reason: 'This key is not enabled for the charts service, so chart records do not sync',
+    });
+    expect(skipped.get('artifact-version')).toMatchObject({ service: 'artifacts', count: 2 });
+    expect(await publicationsOf(pair.hosted, pair.hostedKey.workspaceId)).toEqual(new Map());
+  });
+});
+
+describe('documents from the other side are not trusted', () => {
+  const hostile = `<svg viewBox="0 0 100 40" onload="alert(1)"><script>alert(2)</script><rect class="node" x="0" y="0" width="100" height="40"/><text class="label" x="50" y="20">ok</text><a href="javascript:alert(3)"><text class="label" x="5" y="5">x</text></a></svg>`;
+
+  it('a diagram version with script, pushed straight to the hosted API, is refused and nothing is stored', async () => {
+    pair = await start();
+    const kinds = pair.hosted.services.sync.kinds;
+    const record = { title: 'Hostile', tags: [], document: hostile, createdAt: new Date().toISOString() };
+    const items = [
+      {
+        kind: 'diagram-version',
+        id: 'dia_hostile1@1',
+        rev: 1,
+        baseSeq: 0,
+        sha256: kinds.hash('diagram-version', record),
+        record,
+      },
+    ];
+    const res = await pushDirectly(pair, items);
+    expect(res.status).toBe(200);
+    const [result] = ((await res.json()) as Json).results;
+    expect(result).toMatchObject({ outcome: 'failed', status: 400 });
+    expect(result.error).toMatch(/diagrams cannot run scripts/);
+    const versions = pair.hosted.services.store.collection(
+      kinds.of('diagram-version').collection,
+      pair.hostedKey.workspaceId,
+    );
+    expect(await versions.get('dia_hostile1@1')).toBeUndefined();
+  });
+
+  it('a hostile hosted side cannot put script into the desktop’s pages: that version fails, the rest arrives', async () => {
+    pair = await start();
+    const { desktop, hosted, hostedKey, workspaceId } = pair;
+    const web = hosted.as({ bearer: hostedKey.bearer });
+    await call(web, '/api/v1/diagrams', 'POST', {
+      title: 'Harmless',
+      slug: 'from-web',
+      svg: diagramSvg('fine'),
+    });
+    await call(web, '/api/v1/diagrams', 'POST', {
+      title: 'Other',
+      slug: 'other-web',
+      svg: diagramSvg('other'),
+    });
+    // Written behind the hosted API's back, as a compromised hosted instance could.
+    const versions = hosted.services.store.collection(
+      hosted.services.sync.kinds.of('diagram-version').collection,
+      hostedKey.workspaceId,
+    );
+    const all = await versions.all();
+    const poisoned = all.find((v) => v.title === 'Harmless')!;
+    await versions.update(poisoned.id, { document: hostile });
+
+    const summary = await pair.sync();
+    expect(summary.errors.map((e) => [e.kind, e.id])).toEqual([
+      ['diagram-version', poisoned.id],
+      ['diagram', poisoned.publicationId],
+    ]);
+    expect(summary.errors[0].error).toMatch(/diagrams cannot run scripts/);
+    const owner = desktop.as(desktop.owner);
+    expect((await owner('/d/from-web.svg')).status).toBe(404);
+    expect((await owner('/d/other-web.svg')).status).toBe(200);
+    const here = desktop.services.store.collection(
+      desktop.services.sync.kinds.of('diagram-version').collection,
+      workspaceId,
+    );
+    expect(await here.get(poisoned.id)).toBeUndefined();
+    // Failed records are tried again each run, and stay failed while the hosted side serves script.
+    expect((await pair.sync()).errors).toHaveLength(2);
+  });
+
+  it('an artifact version that breaks the catalog is refused, and only that record fails', async () => {
+    pair = await start();
+    const kinds = pair.hosted.services.sync.kinds;
+    const record = {
+      title: 'Bad',
+      tags: [],
+      document: { children: [{ type: 'html', html: '<script>alert(1)</script>' }] },
+      createdAt: new Date().toISOString(),
+    };
+    const items = [
+      {
+        kind: 'artifact-version',
+        id: 'art_bad1@1',
+        rev: 1,
+        baseSeq: 0,
+        sha256: kinds.hash('artifact-version', record),
+        record,
+      },
+    ];
+    const res = await pushDirectly(pair, items);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).results[0]).toMatchObject({ outcome: 'failed', status: 400 });
+  });
+});
