@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAMES } from '../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { type Json, upload } from '../helpers/sync-pair.js';
+import { SLOW_MACHINE } from '../server/publishing/render-config.js';
 import { seriousViolations } from './axe.js';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForHeading, waitForText } from './harness.js';
@@ -23,7 +24,7 @@ let desktopKey: string;
 beforeAll(async () => {
   if (!hasChromium) return;
   e = await startE2E();
-  hosted = await startTestServer();
+  hosted = await startTestServer(SLOW_MACHINE);
   hostedKey = (await hosted.createKeyDetails({ services: [...SERVICE_NAMES] })).bearer;
   desktopKey = await e.srv.createKey({ services: [...SERVICE_NAMES] });
 }, 180_000);
@@ -62,18 +63,26 @@ async function patchAsset(srv: TestServer, bearer: string, id: string, body: Jso
 const assetOn = async (srv: TestServer, bearer: string, id: string) =>
   (await (await srv.as({ bearer })(`/api/v1/assets/${id}`)).json()) as Json;
 
-/** Presses Sync now and waits until the run under way has finished (the button is back). */
-async function syncNow(page: Page): Promise<void> {
-  const before = await page.$eval('.sync', (el) => el.textContent ?? '');
+const syncStatus = async () => (await (await e.srv.as(e.srv.owner)('/api/v1/sync/status')).json()) as Json;
+
+/**
+ * Presses Sync now and waits until that run has finished (a new last run in the API, not only a changed text: a
+ * relative time ticking over changes it too) and the screen shows it; resolves to the run's summary.
+ */
+async function syncNow(page: Page): Promise<Json> {
+  const before = (await syncStatus()).lastRun?.startedAt;
   await button(page, 'Sync now');
-  await page.waitForFunction(
-    (was) => {
-      const text = document.querySelector('.sync')?.textContent ?? '';
-      return text.includes('Last run finished') && text !== was && !text.includes('Syncing…');
-    },
-    {},
-    before,
-  );
+  let status = await syncStatus();
+  for (const until = Date.now() + 120_000; status.running || status.lastRun?.startedAt === before; ) {
+    if (Date.now() > until) throw new Error(`Sync now: no new run finished (${JSON.stringify(status)})`);
+    await new Promise((r) => setTimeout(r, 100));
+    status = await syncStatus();
+  }
+  await page.waitForFunction(() => {
+    const text = document.querySelector('.sync')?.textContent ?? '';
+    return text.includes('Last run finished') && !text.includes('Syncing…');
+  });
+  return status.lastRun;
 }
 
 describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
@@ -202,7 +211,7 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
       slug: 'release-flow',
       svg: svg('Plan'),
     });
-    await syncNow(page);
+    expect((await syncNow(page)).errors).toEqual([]);
     await send(srv, desktopKey, 'PUT', '/api/v1/diagrams/release-flow', { svg: svg('Plan, build, ship') });
     await send(hosted, hostedKey, 'PUT', '/api/v1/diagrams/release-flow', { svg: svg('Plan, review, ship') });
     await clickText(page, '[role="radio"], button', 'To resolve');
@@ -225,7 +234,7 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
         (await (await server.as({ bearer })('/api/v1/diagrams/release-flow/versions')).json()) as Json
       ).data.map((v: Json) => v.version);
     expect(await history(srv, desktopKey)).toEqual([3, 2, 1]);
-    await syncNow(page);
+    expect((await syncNow(page)).errors).toEqual([]);
     expect(await history(hosted, hostedKey)).toEqual([3, 2, 1]);
     const there = await hosted.as(hosted.owner)('/d/release-flow.svg');
     expect(await there.text()).toContain('Plan, build, ship');

@@ -373,6 +373,37 @@ describe('documents from the other side are not trusted', () => {
     expect((await pair.sync()).errors).toHaveLength(2);
   });
 
+  it('the same version pushed twice at once (a killed client’s request still being served) is no conflict', async () => {
+    pair = await start();
+    const kinds = pair.hosted.services.sync.kinds;
+    for (let round = 0; round < 3; round++) {
+      // As a desktop sends it: the document as its own check stored it.
+      const { document } = await pair.hosted.services.diagrams.check(diagramSvg(`twice ${round}`));
+      const record = {
+        title: `Twice ${round}`,
+        tags: [],
+        document,
+        createdAt: new Date().toISOString(),
+      };
+      const items = [
+        {
+          kind: 'diagram-version',
+          id: `dia_twice${round}@1`,
+          rev: 1,
+          baseSeq: 0,
+          sha256: kinds.hash('diagram-version', record),
+          record,
+        },
+      ];
+      const answers = await Promise.all([pushDirectly(pair, items), pushDirectly(pair, items)]);
+      const outcomes = await Promise.all(
+        answers.map(async (r) => ((await r.json()) as Json).results[0].outcome),
+      );
+      expect(outcomes.sort()).not.toContain('conflict');
+      expect(outcomes).toContain('applied');
+    }
+  });
+
   it('an artifact version that breaks the catalog is refused, and only that record fails', async () => {
     pair = await start();
     const kinds = pair.hosted.services.sync.kinds;

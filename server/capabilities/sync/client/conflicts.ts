@@ -29,6 +29,7 @@ export function createConflicts(deps: { store: Store; workspaceId: string; kinds
   ): Promise<boolean> {
     const adapter = kinds.of(kind);
     const copyHash = kinds.hash(kind, current ? adapter.payload(current) : null);
+    if (copyHash === winner.sha256) return applier.apply(kind, recordId, winner, current); // the same: nothing to keep
     const id = `cf_${sha256Hex(`${kind}\n${recordId}\n${copyHash}\n${winner.seq}`).slice(0, 24)}`;
     if (!(await conflicts.get(id))) {
       let blobKey: string | undefined;

@@ -106,8 +106,14 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
   ): Promise<PushResult> {
     const base = { kind: item.kind, id: item.id };
     const head = await heads.one(workspaceId, adapter, item.id);
-    if (head.hash === item.sha256)
-      return { ...base, status: 200, outcome: 'unchanged', seq: head.seq, sha256: head.hash };
+    const unchanged = (h = head): PushResult => ({
+      ...base,
+      status: 200,
+      outcome: 'unchanged',
+      seq: h.seq,
+      sha256: h.hash,
+    });
+    if (head.hash === item.sha256) return unchanged();
     const conflict = (h = head): PushResult => ({
       ...base,
       status: 409,
@@ -127,7 +133,9 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
         )
       : await adapter.remove(workspaceId, item.id, head.seq);
     const now = await heads.one(workspaceId, adapter, item.id);
-    if (!written) return conflict(now); // someone wrote in between: theirs stands
+    // Someone wrote in between: theirs stands. The same version, say from the request of a client that was killed
+    // before its answer came and is still being served, is no conflict.
+    if (!written) return now.hash === item.sha256 ? unchanged(now) : conflict(now);
     // The staging copies go and the receipt is written side by side: separate collections, separate flushes.
     const staged = [...(payload ? adapter.blobs(payload).map((b) => b.sha256) : []), item.recordBlob];
     await Promise.all([
