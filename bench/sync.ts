@@ -4,9 +4,11 @@
  *   1. 1,000 small assets (1–16 KiB): items/s and MB/s of a first sync;
  *   2. one 500 MB audio file: MB/s;
  *   3. a no-op re-sync of 10,000 items: an incremental run and a full re-plan (every record checked with the
- *      server), goal < 2 s; rsync's own no-op pass over the same 10,000 files beside it.
+ *      server), goal < 2 s; rsync's own no-op pass over the same 10,000 files beside it;
+ *   4. 100 diagrams of 3 versions each: versions/s of a first sync, beside publishing the same versions through
+ *      the API (every version is checked by the SVG check on the receiving side, as on publishing).
  * Durations are the server's own (the run summary's startedAt → finishedAt).
- * `npx tsx bench/sync.ts [--small 1000] [--big-mb 500] [--noop 10000]`
+ * `npx tsx bench/sync.ts [--small 1000] [--big-mb 500] [--noop 10000] [--diagrams 100]`
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,7 @@ const arg = (name: string, fallback: number) =>
 const SMALL = arg('--small', 1000);
 const BIG_MB = arg('--big-mb', 500);
 const NOOP = arg('--noop', 10_000);
+const DIAGRAMS = arg('--diagrams', 100);
 /** fsync on (the default, what a user runs) or off (`--fsync 0`: what the protocol costs without durable writes). */
 const FSYNC = process.argv.includes('--fsync') ? arg('--fsync', 0) !== 0 : true;
 
@@ -39,8 +42,8 @@ const hosted = await startChildTestServer({
 const desktop = await startChildTestServer({ fsync: FSYNC, limits });
 const rsyncd = await startRsyncDaemon(join(work, 'rsync-dest'));
 try {
-  const desktopKey = await desktop.createKey(['assets', 'transcription']);
-  const hostedKey = await hosted.createKey(['assets', 'transcription']);
+  const desktopKey = await desktop.createKey(['assets', 'transcription', 'diagrams']);
+  const hostedKey = await hosted.createKey(['assets', 'transcription', 'diagrams']);
   const session = (path: string, init: RequestInit = {}) =>
     fetch(`${desktop.url}${path}`, {
       ...init,
@@ -172,6 +175,30 @@ try {
     bytes: 0,
     seconds: median(rsyncNoop),
   });
+
+  // 4. Versioned diagrams: published here (timed: the limit), then synced (timed).
+  const versions = DIAGRAMS * 3;
+  const publishStarted = process.hrtime.bigint();
+  await publishDiagrams(desktop.url, desktopKey, DIAGRAMS);
+  const publishSeconds = Number(process.hrtime.bigint() - publishStarted) / 1e9;
+  const pubs = await sync();
+  if (pubs.summary.counts.pushed !== versions + DIAGRAMS)
+    throw new Error(`diagrams: ${JSON.stringify(pubs.summary.counts)}`);
+  const svgBytes = versions * diagramSvg(0, 0).length;
+  rows.push({
+    test: `${DIAGRAMS} diagrams × 3 versions`,
+    tool: 'Folio sync',
+    items: versions,
+    bytes: svgBytes,
+    seconds: pubs.seconds,
+  });
+  rows.push({
+    test: `${DIAGRAMS} diagrams × 3 versions`,
+    tool: 'publishing them through the API',
+    items: versions,
+    bytes: svgBytes,
+    seconds: publishSeconds,
+  });
   printTable(rows, median(full));
 } finally {
   rsyncd.stop();
@@ -195,6 +222,36 @@ async function uploadAll(url: string, key: string, list: Array<{ name: string; b
           headers: { authorization: `Bearer ${key}` },
         });
         if (res.status !== 201) throw new Error(`upload ${f.name}: ${res.status} ${await res.text()}`);
+      }
+    }),
+  );
+}
+
+function diagramSvg(i: number, v: number): string {
+  return `<svg viewBox="0 0 420 120"><rect class="node" x="0" y="0" width="180" height="60" rx="8"/><text class="label" x="90" y="30">Step ${i}</text><rect class="node" x="240" y="0" width="180" height="60" rx="8"/><text class="label" x="330" y="30">Version ${v}</text><path class="edge" d="M180 30 L240 30"/></svg>`;
+}
+
+/** `count` diagrams of three versions each (a POST and two PUTs), 8 diagrams at a time. */
+async function publishDiagrams(url: string, key: string, count: number) {
+  const send = async (method: string, path: string, body: Json) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const i = next++;
+        await send('POST', '/api/v1/diagrams', {
+          title: `Flow ${i}`,
+          slug: `flow-${i}`,
+          svg: diagramSvg(i, 1),
+        });
+        for (const v of [2, 3]) await send('PUT', `/api/v1/diagrams/flow-${i}`, { svg: diagramSvg(i, v) });
       }
     }),
   );

@@ -84,9 +84,12 @@ export const syncChanges = defineRoute({
 });
 
 const bytes = { ...who, service: 'assets' as const };
-/** Packs carry asset bytes and records too large to send inline (long transcripts): either service may send them. */
+/**
+ * Packs carry asset bytes and records too large to send inline (a long transcript, a large publication's version):
+ * a key with the service of any kind that has either may send them.
+ */
 const packs = who;
-const PACK_SERVICES = ['assets', 'transcription'] as const;
+const PACK_SERVICES = ['assets', 'transcription', 'diagrams', 'charts', 'artifacts'] as const;
 function mayPack(viewer: Viewer): void {
   const services = servicesOf(viewer);
   if (!PACK_SERVICES.some((s) => services.includes(s))) throw forbiddenService('assets', services);
@@ -102,7 +105,7 @@ export const beginSyncPack = defineRoute({
   tool: 'sync_packs_begin',
   summary: 'Begin a pack: blobs sent back to back as one chunked upload (parts of partSize, resumable)',
   description:
-    'A key needs the assets or the transcription service (bytes of assets, records too large to send inline).',
+    'A key needs the service of a kind that syncs (bytes of assets, records too large to send inline).',
   handler: ({ workspace, viewer, body }, { sync }) => {
     mayPack(viewer);
     return sync.hosted.beginPack(workspace.id, body);

@@ -28,7 +28,12 @@ export const RecordHash = z
 /** Ids travel between instances and end up in blob keys: letters, digits, `_` and `-` only. */
 export const RecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are 1–64 letters, digits, _ or -');
 /** A publication's version is named by its publication and number: `<id>@<n>`. */
-const VERSION_ID = /^[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8}$/;
+const VERSION_ID = /^([A-Za-z0-9_-]{1,64})@([1-9][0-9]{0,8})$/;
+/** The publication and number of a version id, or undefined when `id` is not one. */
+export function splitVersionId(id: string): { publicationId: string; number: number } | undefined {
+  const match = VERSION_ID.exec(id);
+  return match ? { publicationId: match[1], number: Number(match[2]) } : undefined;
+}
 const SyncId = z
   .string()
   .regex(

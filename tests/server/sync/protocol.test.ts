@@ -260,6 +260,19 @@ describe('sync protocol', () => {
     const { record: _, ...ref } = item;
     const badId = await post('/api/v1/sync/plan', { records: [{ ...ref, id: '../etc' }] });
     expect(badId.status).toBe(400);
+    // A version's id names its publication and number; no other kind's id may look like one.
+    const versionIdOnAsset = await post('/api/v1/sync/plan', { records: [{ ...ref, id: 'ast_x@2' }] });
+    expect(versionIdOnAsset.status).toBe(400);
+    expect(((await versionIdOnAsset.json()) as Json).error).toMatch(/asset's id is letters, digits/);
+    const plainIdOnVersion = await post('/api/v1/sync/plan', {
+      records: [{ ...ref, kind: 'diagram-version', id: 'dia_x' }],
+    });
+    expect(plainIdOnVersion.status).toBe(400);
+    expect(((await plainIdOnVersion.json()) as Json).error).toMatch(/<publication id>@<n>/);
+    const version = await post('/api/v1/sync/plan', {
+      records: [{ ...ref, kind: 'diagram-version', id: 'dia_x@2' }],
+    });
+    expect(version.status).toBe(200);
   });
 
   it('a key without transcription has its transcript pushes skipped with the reason, the rest goes through', async () => {

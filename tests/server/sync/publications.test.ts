@@ -285,6 +285,26 @@ describe('publications between a desktop and a hosted Folio', () => {
     expect(await call(theirs, '/api/v1/diagrams/taken-slug', 'GET')).toMatchObject({ title: 'Theirs' });
   });
 
+  it('a version too large to send inline travels in a pack, with a key that has only its own service', async () => {
+    pair = await start({ services: ['artifacts'] });
+    const code = (i: number) => ({
+      type: 'code',
+      language: 'ts',
+      code: `// part ${i}\n${'x'.repeat(45_000)}`,
+    });
+    const document = { children: Array.from({ length: 8 }, (_, i) => code(i)) };
+    expect(JSON.stringify(document).length).toBeGreaterThan(256 << 10);
+    const here = pair.desktop.as({ bearer: pair.desktopKey.bearer });
+    await call(here, '/api/v1/artifacts', 'POST', { title: 'Long listing', slug: 'long-listing', document });
+    const summary = await pair.sync();
+    expect(summary, JSON.stringify(summary.errors)).toMatchObject({ ok: true, errors: [] });
+    expect(summary.counts).toMatchObject({ pushed: 2, blobsUploaded: 1 });
+    expect(await publicationsOf(pair.hosted, pair.hostedKey.workspaceId)).toEqual(
+      await publicationsOf(pair.desktop, pair.workspaceId),
+    );
+    expect((await pair.sync()).counts).toEqual({});
+  });
+
   it('a key without the publishing services syncs the assets and says which publications it skipped', async () => {
     pair = await start({ services: ['assets'] });
     await publishSet(pair, { diagram: 'flow-skip', chart: 'numbers-skip', artifact: 'notes-skip' });

@@ -14,7 +14,7 @@ import { collectionsOf, type Kind } from '../../publishing/collections.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
 import { Slug } from '../../publishing/slugs.js';
 import { createSyncedPublications, type SyncedVersion } from '../../publishing/synced.js';
-import { RecordId, type SyncKind } from '../schema.js';
+import { type SyncKind, splitVersionId } from '../schema.js';
 import { type KindAdapter, type Payload, pickFields, Timestamp } from './types.js';
 
 const SyncedVersionFields = z.object({
@@ -125,11 +125,8 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
   return [version, item];
 }
 
-const VERSION_ID = /^(.+)@([1-9][0-9]{0,8})$/;
-
 function parseVersionId(id: string): { publicationId: string; number: number } {
-  const match = VERSION_ID.exec(id);
-  if (!match || !RecordId.safeParse(match[1]).success)
-    throw badRequest(`A version's id is <publication id>@<version number>, not "${id}"`);
-  return { publicationId: match[1], number: Number(match[2]) };
+  const parts = splitVersionId(id);
+  if (!parts) throw badRequest(`A version's id is <publication id>@<version number>, not "${id}"`);
+  return parts;
 }
