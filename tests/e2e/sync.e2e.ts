@@ -78,10 +78,14 @@ async function syncNow(page: Page): Promise<Json> {
     await new Promise((r) => setTimeout(r, 100));
     status = await syncStatus();
   }
-  await page.waitForFunction(() => {
-    const text = document.querySelector('.sync')?.textContent ?? '';
-    return text.includes('Last run finished') && !text.includes('Syncing…');
-  });
+  await page.waitForFunction(
+    (finished) => {
+      const text = document.querySelector('.sync')?.textContent ?? '';
+      return text.includes(finished) && !text.includes('Syncing…');
+    },
+    {},
+    status.lastRun.error ? 'The last run failed' : 'Last run finished',
+  );
   return status.lastRun;
 }
 
@@ -238,5 +242,64 @@ describe.skipIf(!hasChromium)('sync screen', { timeout: 300_000 }, () => {
     expect(await history(hosted, hostedKey)).toEqual([3, 2, 1]);
     const there = await hosted.as(hosted.owner)('/d/release-flow.svg');
     expect(await there.text()).toContain('Plan, build, ship');
+  });
+
+  it('an item the hosted Folio refuses is listed with its reason, and the rest syncs', async () => {
+    const { page, srv } = e;
+    const stranger = await hosted.signInApproved('someone-else@example.com');
+    const theirs = await hosted.createKey({ services: ['diagrams'], session: stranger });
+    const publish = async (server: TestServer, bearer: string, body: Json) => {
+      const res = await server.as({ bearer })('/api/v1/diagrams', {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+    };
+    const svg = '<svg viewBox="0 0 120 40"><rect class="node" x="0" y="0" width="120" height="40"/></svg>';
+    await publish(hosted, theirs, { title: 'Roadmap', slug: 'roadmap', svg });
+    await publish(srv, desktopKey, { title: 'Our roadmap', slug: 'roadmap', svg });
+    const run = await syncNow(page);
+    expect(run.errors).toEqual([expect.objectContaining({ kind: 'diagram', phase: 'push' })]);
+    const row = await byText(page, '.sync table tbody tr', 'roadmap');
+    const text = await row.evaluate((el) => el.textContent ?? '');
+    expect(text).toContain('Diagram');
+    expect(text).toContain('The slug "roadmap" is taken on this Folio');
+    await checkAndCapture('sync-item-error', '.sync table');
+  });
+
+  it('a key without a service says what it skipped, in words', async () => {
+    const { page, srv } = e;
+    const noCharts = SERVICE_NAMES.filter((s) => s !== 'charts');
+    const key = (await hosted.createKeyDetails({ services: [...noCharts] })).bearer;
+    const res = await srv.as(srv.owner)('/api/v1/sync/settings', {
+      method: 'PUT',
+      body: JSON.stringify({ key }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const chart = {
+      title: 'Visits',
+      spec: {
+        data: { values: [{ d: 'mon', n: 3 }] },
+        mark: 'bar',
+        encoding: { x: { field: 'd', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } },
+      },
+    };
+    const made = await srv.as({ bearer: desktopKey })('/api/v1/charts', {
+      method: 'POST',
+      body: JSON.stringify(chart),
+    });
+    expect(made.status).toBe(201);
+    await page.reload();
+    await waitForHeading(page, 'Sync');
+    await syncNow(page);
+    const skipped = await byText(page, '.sync-list li', 'charts service');
+    expect(await skipped.evaluate((el) => el.textContent)).toContain('1 chart');
+    expect(await page.$$eval('.sync-list li', (lis) => lis.map((li) => li.textContent ?? ''))).toEqual([
+      expect.stringContaining(
+        '1 chart versionThis key is not enabled for the charts service, so chart version',
+      ),
+      expect.stringContaining('1 chart'),
+    ]);
+    await checkAndCapture('sync-skipped', '.sync-list');
   });
 });

@@ -318,7 +318,11 @@ describe('publications between a desktop and a hosted Folio', () => {
       count: 1,
       reason: 'This key is not enabled for the charts service, so chart records do not sync',
     });
-    expect(skipped.get('artifact-version')).toMatchObject({ service: 'artifacts', count: 2 });
+    expect(skipped.get('artifact-version')).toMatchObject({
+      service: 'artifacts',
+      count: 2,
+      reason: 'This key is not enabled for the artifacts service, so artifact version records do not sync',
+    });
     expect(await publicationsOf(pair.hosted, pair.hostedKey.workspaceId)).toEqual(new Map());
   });
 });

@@ -64,5 +64,5 @@ export function createPlanner({
 export const skipReason = (kind: SyncKind, service: string): Skipped => ({
   kind,
   service,
-  reason: `This key is not enabled for the ${service} service, so ${kind} records do not sync`,
+  reason: `This key is not enabled for the ${service} service, so ${kind.replace('-', ' ')} records do not sync`,
 });

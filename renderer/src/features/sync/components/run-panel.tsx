@@ -4,7 +4,7 @@ import { Badge, type Tone } from '../../../ui/badge';
 import { formatBytes, formatDateTime, formatRelative, pluralize } from '../../../ui/format';
 import { ProgressBar } from '../../../ui/progress';
 import { Properties } from '../../../ui/side-panel';
-import { describeCounts, PHASES } from './labels';
+import { describeCounts, kindLabel, PHASES } from './labels';
 
 const STATE: Record<SyncStatus['state'], [string, Tone]> = {
   off: ['Manual', 'neutral'],
@@ -91,6 +91,8 @@ function Progress({ running }: { running: NonNullable<SyncStatus['running']> }) 
 
 function LastRun({ run }: { run: NonNullable<SyncStatus['lastRun']> }) {
   const counts = describeCounts(run.counts);
+  // A kind the key may not sync but of which there is nothing here skips nothing: not worth a line.
+  const skipped = run.skipped.filter((s) => s.count !== 0);
   return (
     <div className="stack">
       {run.ok ? (
@@ -101,7 +103,7 @@ function LastRun({ run }: { run: NonNullable<SyncStatus['lastRun']> }) {
             {counts || 'Nothing had changed on either side.'}
           </span>
         </div>
-      ) : (
+      ) : run.error ? (
         <div className={`callout ${run.offline ? 'warning' : 'danger'}`} role="alert">
           {run.offline ? <CloudOff size={16} /> : <AlertTriangle size={16} />}
           <span>
@@ -110,14 +112,29 @@ function LastRun({ run }: { run: NonNullable<SyncStatus['lastRun']> }) {
             {counts && ` Done before it stopped: ${counts}.`}
           </span>
         </div>
+      ) : (
+        <div className="callout warning" role="status">
+          <AlertTriangle size={16} />
+          <span>
+            <strong>
+              Last run finished {formatRelative(run.finishedAt)}, with {pluralize(run.errors.length, 'item')}{' '}
+              that could not sync (below).
+            </strong>{' '}
+            {counts}
+          </span>
+        </div>
       )}
-      {run.skipped.length > 0 && (
+      {skipped.length > 0 && (
         <div className="stack-sm">
           <h3 className="sync-subtitle">Skipped</h3>
           <ul className="sync-list">
-            {run.skipped.map((s) => (
+            {skipped.map((s) => (
               <li key={`${s.kind}-${s.service}`}>
-                <Badge tone="warning">{s.count === undefined ? s.kind : pluralize(s.count, s.kind)}</Badge>
+                <Badge tone="warning">
+                  {s.count === undefined
+                    ? kindLabel(s.kind)
+                    : pluralize(s.count, kindLabel(s.kind).toLowerCase())}
+                </Badge>
                 <span>{s.reason}</span>
               </li>
             ))}
@@ -142,7 +159,7 @@ function LastRun({ run }: { run: NonNullable<SyncStatus['lastRun']> }) {
               {run.errors.map((e) => (
                 <tr key={`${e.kind}-${e.id}-${e.phase}`}>
                   <td>
-                    <span className="muted">{e.kind}</span> <span className="mono">{e.id}</span>
+                    <span className="muted">{kindLabel(e.kind)}</span> <span className="mono">{e.id}</span>
                   </td>
                   <td className="muted">{e.phase}</td>
                   <td className="danger">{e.error}</td>
