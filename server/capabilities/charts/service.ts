@@ -66,6 +66,22 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     return { width: out.width, height: out.height, rows: out.rows };
   }
 
+  /**
+   * For a version that arrives by sync: checked and rendered as publishing does (expressions guarded too), except
+   * that data it names and this workspace no longer has reads as empty: an old version may outlive its data.
+   */
+  async function checkSynced(workspaceId: string, spec: unknown) {
+    const { assets: refs } = await pool.run<{ assets: AssetRef[] }>('charts.check', spec);
+    const data: Record<string, ChartAsset> = {};
+    for (const ref of refs)
+      data[ref.assetId] ??= await readAsset(workspaceId, ref).catch(() => ({
+        text: '',
+        format: 'csv' as const,
+      }));
+    const out = await render({ spec, assets: data });
+    return { width: out.width, height: out.height, rows: out.rows };
+  }
+
   async function publish(workspaceId: string, { spec, ...meta }: PublishChartBody) {
     const derived = await checked(workspaceId, spec);
     return publications.create(workspaceId, { ...meta, document: spec, derived });
@@ -178,8 +194,7 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     preview,
     /** Checks a spec as publishing would (for artifacts' validate), rendering nothing. */
     check: (workspaceId: string, spec: unknown) => prepare(workspaceId, spec),
-    /** The spec's safety and schema checks alone: for a version that arrives by sync, whose data may be gone. */
-    checkSpec: (spec: unknown) => pool.run<{ assets: AssetRef[] }>('charts.check', spec),
+    checkSynced,
     page: async (slug: string, viewer: Viewer, version: number | undefined, origin: string) => {
       const found = await forPage(slug, viewer, version);
       return { found, output: await pageOf(found, origin) };

@@ -428,6 +428,55 @@ describe('documents from the other side are not trusted', () => {
     }
   });
 
+  it('a chart version with an expression that leads out of the view is refused; what it claims to measure is not taken', async () => {
+    pair = await start();
+    const kinds = pair.hosted.services.sync.kinds;
+    const version = (id: string, spec: Json, derived?: Json) => {
+      const record = {
+        title: 'Chart',
+        tags: [],
+        document: spec,
+        createdAt: new Date().toISOString(),
+        derived,
+      };
+      return {
+        kind: 'chart-version',
+        id,
+        rev: 1,
+        baseSeq: 0,
+        sha256: kinds.hash('chart-version', record),
+        record,
+      };
+    };
+    const fine = {
+      data: { values: [{ a: 1 }] },
+      mark: 'bar',
+      encoding: { y: { field: 'a', type: 'quantitative' } },
+    };
+    const unsafe = { ...fine, transform: [{ calculate: 'window.name', as: 'b' }] };
+    const res = await pushDirectly(pair, [
+      version('cha_unsafe1@1', unsafe),
+      version('cha_oddsize@1', fine, { width: 'wide' }),
+      version('cha_fine1@1', fine, { width: 100, height: 50, rows: 1 }),
+      // An old version whose data asset was deleted since still arrives (it renders empty).
+      version('cha_datagone@1', { ...fine, data: { url: 'asset:ast_deletedlongago' } }),
+    ]);
+    expect(res.status).toBe(200);
+    const results = ((await res.json()) as Json).results;
+    expect(results.map((r: Json) => [r.outcome, r.status])).toEqual([
+      ['failed', 400],
+      ['applied', 201],
+      ['applied', 201],
+      ['applied', 201],
+    ]);
+    expect(results[0].error).toMatch(/window/);
+    // What was sent beside the spec is not taken: the receiver measures the chart itself.
+    const stored = await pair.hosted.services.store
+      .collection(kinds.of('chart-version').collection, pair.hostedKey.workspaceId)
+      .get('cha_oddsize@1');
+    expect(stored?.derived).toMatchObject({ width: expect.any(Number), height: expect.any(Number), rows: 1 });
+  });
+
   it('an artifact version that breaks the catalog is refused, and only that record fails', async () => {
     pair = await start();
     const kinds = pair.hosted.services.sync.kinds;

@@ -23,7 +23,6 @@ const SyncedVersionFields = z.object({
   tags: Tags,
   kind: z.string().max(64).optional(),
   document: z.unknown().refine((d) => d !== undefined && d !== null, 'a version has a document'),
-  derived: z.record(z.string(), z.unknown()).optional(),
   createdAt: Timestamp,
 });
 
@@ -37,14 +36,14 @@ const SyncedItemFields = z.object({
 const VERSION_FIELDS = Object.keys(SyncedVersionFields.shape);
 const ITEM_FIELDS = Object.keys(SyncedItemFields.shape);
 
-/** A document checked as publishing checks it: what to store, and what the check derived. */
+/**
+ * A document checked as publishing checks it: what to store, and what the check derived (a diagram's size, a
+ * chart's, an artifact's references), which each side measures for itself and so never travels.
+ */
 type Check = (
   document: unknown,
-  sent: Payload,
+  workspaceId: string,
 ) => Promise<{ document: unknown; derived?: Record<string, unknown> }>;
-
-/** What a chart's check derives from its data; a version that arrives keeps what its sender measured. */
-const ChartDerived = z.object({ width: z.number(), height: z.number(), rows: z.number() }).partial();
 
 export type PublishingServices = {
   diagrams: DiagramService;
@@ -60,10 +59,10 @@ export function publicationAdapters(store: Store, services: PublishingServices):
       const { document: svg, derived } = await diagrams.check(document);
       return { document: svg, derived };
     }),
-    ...adaptersOf(store, 'charts', 'chart', async (spec, sent) => {
-      await charts.checkSpec(spec);
-      return { document: spec, derived: ChartDerived.parse(sent.derived ?? {}) };
-    }),
+    ...adaptersOf(store, 'charts', 'chart', async (spec, workspaceId) => ({
+      document: spec,
+      derived: await charts.checkSynced(workspaceId, spec),
+    })),
     ...adaptersOf(store, 'artifacts', 'artifact', async (document) => ({
       document,
       derived: await artifacts.checkStructure(document),
@@ -77,9 +76,9 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
   const { items, versions } = collectionsOf(collection);
   const service = collection as ServiceName;
 
-  async function checkedVersion(payload: Payload): Promise<SyncedVersion> {
+  async function checkedVersion(workspaceId: string, payload: Payload): Promise<SyncedVersion> {
     const fields = payload as z.infer<typeof SyncedVersionFields>;
-    const { document, derived } = await check(fields.document, payload);
+    const { document, derived } = await check(fields.document, workspaceId);
     return { ...fields, document, ...(derived && { derived }) };
   }
 
@@ -89,8 +88,7 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
     service,
     schema: SyncedVersionFields as unknown as z.ZodType<Payload>,
     payload: (row) => pickFields(row, VERSION_FIELDS),
-    // What a check derives is the receiver's own (it measures again), so it is not part of the identity.
-    hashed: ({ derived: _, ...fields }) => fields,
+    hashed: (fields) => fields,
     ready: () => true,
     blobs: () => [],
     order: (id) => {
@@ -99,12 +97,18 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
     },
     async put(workspaceId, id, payload, ifSeq) {
       const { publicationId, number } = parseVersionId(id);
-      return synced.putVersion(workspaceId, publicationId, number, await checkedVersion(payload), ifSeq);
+      return synced.putVersion(
+        workspaceId,
+        publicationId,
+        number,
+        await checkedVersion(workspaceId, payload),
+        ifSeq,
+      );
     },
     remove: (workspaceId, id, ifSeq) => synced.removeVersion(workspaceId, id, ifSeq),
     async restoreCopy(workspaceId, id, payload) {
       const { publicationId } = parseVersionId(id);
-      return synced.appendVersion(workspaceId, publicationId, await checkedVersion(payload));
+      return synced.appendVersion(workspaceId, publicationId, await checkedVersion(workspaceId, payload));
     },
   };
 
