@@ -58,13 +58,16 @@ export function TagEditor({
         <Input
           className="input"
           placeholder="Add a tag and press Enter"
+          // The input's own value, not `draft`: a key pressed right after typing can arrive before the render
+          // that holds the last characters.
           onKeyDown={(event) => {
+            const typed = event.currentTarget.value;
             if (event.key === 'Enter' || event.key === ',') {
               event.preventDefault();
-              add(draft);
-            } else if (event.key === 'Backspace' && !draft && tags.length) onChange(tags.slice(0, -1));
+              add(typed);
+            } else if (event.key === 'Backspace' && !typed && tags.length) onChange(tags.slice(0, -1));
           }}
-          onBlur={() => draft && add(draft)}
+          onBlur={(event) => event.currentTarget.value && add(event.currentTarget.value)}
         />
       </TextField>
     </div>
