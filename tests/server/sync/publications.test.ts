@@ -3,7 +3,7 @@
 // anything public); a document either side sends is checked and cleaned as if it were published there.
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchKey } from '../../../server/capabilities/sync/content-hash.js';
-import type { PushItem } from '../../../server/capabilities/sync/schema.js';
+import type { PushItem, SyncKind } from '../../../server/capabilities/sync/schema.js';
 import type { Json, SyncPair } from '../../helpers/sync-pair.js';
 import { startSyncPair, syncedRecords, upload } from '../../helpers/sync-pair.js';
 import { SLOW_MACHINE } from '../publishing/render-config.js';
@@ -42,6 +42,11 @@ const pushDirectly = (p: SyncPair, records: Json[]) =>
     headers: { 'idempotency-key': batchKey(records as PushItem[]) },
     body: JSON.stringify({ records }),
   });
+
+/** A new version (`<id>@<n>`, never seen by the server) as a push item, hashed as the sender's kinds hash it. */
+function newVersion(p: SyncPair, kind: SyncKind, id: string, record: Json): Json {
+  return { kind, id, rev: 1, baseSeq: 0, sha256: p.hosted.services.sync.kinds.hash(kind, record), record };
+}
 
 type Api = ReturnType<SyncPair['desktop']['as']>;
 
@@ -334,16 +339,7 @@ describe('documents from the other side are not trusted', () => {
     pair = await start();
     const kinds = pair.hosted.services.sync.kinds;
     const record = { title: 'Hostile', tags: [], document: hostile, createdAt: new Date().toISOString() };
-    const items = [
-      {
-        kind: 'diagram-version',
-        id: 'dia_hostile1@1',
-        rev: 1,
-        baseSeq: 0,
-        sha256: kinds.hash('diagram-version', record),
-        record,
-      },
-    ];
+    const items = [newVersion(pair, 'diagram-version', 'dia_hostile1@1', record)];
     const res = await pushDirectly(pair, items);
     expect(res.status).toBe(200);
     const [result] = ((await res.json()) as Json).results;
@@ -399,7 +395,6 @@ describe('documents from the other side are not trusted', () => {
 
   it('the same version pushed twice at once (a killed client’s request still being served) is no conflict', async () => {
     pair = await start();
-    const kinds = pair.hosted.services.sync.kinds;
     for (let round = 0; round < 3; round++) {
       // As a desktop sends it: the document as its own check stored it.
       const { document } = await pair.hosted.services.diagrams.check(diagramSvg(`twice ${round}`));
@@ -409,16 +404,7 @@ describe('documents from the other side are not trusted', () => {
         document,
         createdAt: new Date().toISOString(),
       };
-      const items = [
-        {
-          kind: 'diagram-version',
-          id: `dia_twice${round}@1`,
-          rev: 1,
-          baseSeq: 0,
-          sha256: kinds.hash('diagram-version', record),
-          record,
-        },
-      ];
+      const items = [newVersion(pair, 'diagram-version', `dia_twice${round}@1`, record)];
       const answers = await Promise.all([pushDirectly(pair, items), pushDirectly(pair, items)]);
       const outcomes = await Promise.all(
         answers.map(async (r) => ((await r.json()) as Json).results[0].outcome),
@@ -439,14 +425,7 @@ describe('documents from the other side are not trusted', () => {
         createdAt: new Date().toISOString(),
         derived,
       };
-      return {
-        kind: 'chart-version',
-        id,
-        rev: 1,
-        baseSeq: 0,
-        sha256: kinds.hash('chart-version', record),
-        record,
-      };
+      return newVersion(pair!, 'chart-version', id, record);
     };
     const fine = {
       data: { values: [{ a: 1 }] },
@@ -479,23 +458,13 @@ describe('documents from the other side are not trusted', () => {
 
   it('an artifact version that breaks the catalog is refused, and only that record fails', async () => {
     pair = await start();
-    const kinds = pair.hosted.services.sync.kinds;
     const record = {
       title: 'Bad',
       tags: [],
       document: { children: [{ type: 'html', html: '<script>alert(1)</script>' }] },
       createdAt: new Date().toISOString(),
     };
-    const items = [
-      {
-        kind: 'artifact-version',
-        id: 'art_bad1@1',
-        rev: 1,
-        baseSeq: 0,
-        sha256: kinds.hash('artifact-version', record),
-        record,
-      },
-    ];
+    const items = [newVersion(pair, 'artifact-version', 'art_bad1@1', record)];
     const res = await pushDirectly(pair, items);
     expect(res.status).toBe(200);
     expect(((await res.json()) as Json).results[0]).toMatchObject({ outcome: 'failed', status: 400 });
