@@ -34,11 +34,18 @@ export const MAX_ASSET_DATA_BYTES = 64 << 20;
 export function createChartService({ store, pool, cache, assets, workspaces }: ChartServiceDeps) {
   const publications = createPublications({ store, kind: 'charts', workspaces });
 
-  /** Safety and schema checks in a worker, then the named assets' bytes from this workspace. */
-  async function prepare(workspaceId: string, spec: unknown) {
+  /**
+   * Safety and schema checks in a worker, then the named assets' bytes from this workspace. `missing: 'empty'`
+   * reads an asset this workspace cannot give as no rows instead of refusing the chart.
+   */
+  async function prepare(workspaceId: string, spec: unknown, missing: 'refuse' | 'empty' = 'refuse') {
     const { assets: refs } = await pool.run<{ assets: AssetRef[] }>('charts.check', spec);
     const data: Record<string, ChartAsset> = {};
-    for (const ref of refs) data[ref.assetId] ??= await readAsset(workspaceId, ref);
+    for (const ref of refs)
+      data[ref.assetId] ??= await readAsset(workspaceId, ref).catch((error) => {
+        if (missing === 'refuse') throw error;
+        return { text: '', format: 'csv' as const };
+      });
     return data;
   }
 
@@ -60,24 +67,8 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
 
   const render = (input: ChartRenderInput) => pool.run<ChartRenderOutput>('charts.render', input);
 
-  async function checked(workspaceId: string, spec: unknown) {
-    const data = await prepare(workspaceId, spec);
-    const out = await render({ spec, assets: data });
-    return { width: out.width, height: out.height, rows: out.rows };
-  }
-
-  /**
-   * For a version that arrives by sync: checked and rendered as publishing does (expressions guarded too), except
-   * that data it names and this workspace no longer has reads as empty: an old version may outlive its data.
-   */
-  async function checkSynced(workspaceId: string, spec: unknown) {
-    const { assets: refs } = await pool.run<{ assets: AssetRef[] }>('charts.check', spec);
-    const data: Record<string, ChartAsset> = {};
-    for (const ref of refs)
-      data[ref.assetId] ??= await readAsset(workspaceId, ref).catch(() => ({
-        text: '',
-        format: 'csv' as const,
-      }));
+  async function checked(workspaceId: string, spec: unknown, missing?: 'empty') {
+    const data = await prepare(workspaceId, spec, missing);
     const out = await render({ spec, assets: data });
     return { width: out.width, height: out.height, rows: out.rows };
   }
@@ -194,7 +185,11 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     preview,
     /** Checks a spec as publishing would (for artifacts' validate), rendering nothing. */
     check: (workspaceId: string, spec: unknown) => prepare(workspaceId, spec),
-    checkSynced,
+    /**
+     * For a version that arrives by sync: checked and rendered as publishing does (expressions guarded too), but
+     * data it names that this workspace no longer has reads as empty: an old version may outlive its data.
+     */
+    checkSynced: (workspaceId: string, spec: unknown) => checked(workspaceId, spec, 'empty'),
     page: async (slug: string, viewer: Viewer, version: number | undefined, origin: string) => {
       const found = await forPage(slug, viewer, version);
       return { found, output: await pageOf(found, origin) };

@@ -22,8 +22,6 @@ export type SyncedVersion = Omit<VersionRecord, 'id' | 'publicationId' | 'versio
 /** What an item carries: the rest is derived from its versions (above) or is this instance's own. */
 export type SyncedItem = Pick<PublicationRecord, 'slug' | 'archived' | 'createdAt' | 'updatedAt'>;
 
-const MAX_APPEND_RETRIES = 20;
-
 export function createSyncedPublications({ store, kind }: { store: Store; kind: Kind }) {
   const specs = collectionsOf(kind);
   const items = (workspaceId: string) => store.collection(specs.items, workspaceId);
@@ -131,27 +129,9 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
     }
   }
 
-  /** A kept conflict copy of a version, published again as the item's next version: no version is lost. */
-  async function appendVersion(workspaceId: string, publicationId: string, fields: SyncedVersion) {
-    const item = await items(workspaceId).get(publicationId);
-    if (!item) throw conflict('The publication this version belongs to is gone');
-    for (let next = item.version + 1, tries = 0; tries < MAX_APPEND_RETRIES; next++, tries++) {
-      const written = await putVersion(
-        workspaceId,
-        publicationId,
-        next,
-        { ...fields, createdAt: new Date().toISOString() },
-        0,
-      );
-      if (written) return written;
-    }
-    throw conflict('Too many versions were published at once; try again');
-  }
-
   return {
     putVersion,
     putItem,
-    appendVersion,
     removeVersion: (workspaceId: string, id: string, ifSeq: number) =>
       versions(workspaceId).remove(id, { if: { seq: ifSeq } }),
     removeItem: (workspaceId: string, id: string, ifSeq: number) =>

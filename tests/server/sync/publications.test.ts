@@ -335,6 +335,32 @@ describe('publications between a desktop and a hosted Folio', () => {
 describe('documents from the other side are not trusted', () => {
   const hostile = `<svg viewBox="0 0 100 40" onload="alert(1)"><script>alert(2)</script><rect class="node" x="0" y="0" width="100" height="40"/><text class="label" x="50" y="20">ok</text><a href="javascript:alert(3)"><text class="label" x="5" y="5">x</text></a></svg>`;
 
+  it('a version with an id of the wrong form from the hosted side fails alone; the run goes on', async () => {
+    pair = await start();
+    const { hosted, hostedKey, desktop, desktopKey } = pair;
+    const versions = hosted.services.store.collection(
+      hosted.services.sync.kinds.of('diagram-version').collection,
+      hostedKey.workspaceId,
+    );
+    await versions.insert({
+      id: 'not-a-version-id',
+      publicationId: 'dia_x',
+      version: 1,
+      title: 'Odd',
+      tags: [],
+      document: diagramSvg('odd'),
+      createdAt: new Date().toISOString(),
+    });
+    await upload(hosted, hostedKey.bearer, 'still arrives', 'fine.txt');
+    const summary = await pair.sync();
+    expect(summary.error).toBeUndefined();
+    expect(summary.errors).toEqual([
+      expect.objectContaining({ kind: 'diagram-version', id: 'not-a-version-id', phase: 'pull' }),
+    ]);
+    const here = await desktop.as({ bearer: desktopKey.bearer })('/api/v1/assets');
+    expect(((await here.json()) as Json).data.map((a: Json) => a.filename)).toEqual(['fine.txt']);
+  });
+
   it('a diagram version with script, pushed straight to the hosted API, is refused and nothing is stored', async () => {
     pair = await start();
     const kinds = pair.hosted.services.sync.kinds;

@@ -40,7 +40,6 @@ export function createKinds(
       records: T[],
       refOf: (record: T) => { kind: SyncKind; id: string },
       write: (record: T) => Promise<void>,
-      concurrency = 16,
     ): Promise<void> {
       const steps = new Map<number, Map<string, Array<{ record: T; position: number }>>>();
       for (const record of records) {
@@ -61,7 +60,7 @@ export function createKinds(
           async (lane) => {
             for (const { record } of lane) await write(record);
           },
-          { concurrency },
+          { concurrency: 16 },
         );
       }
     },

@@ -4,13 +4,14 @@
 // side's own. A received document is checked and cleaned by the kind's own publishing checks, as if published here:
 // whichever side sent it is not trusted.
 import { z } from 'zod';
-import { badRequest } from '../../../http/errors.js';
+import { badRequest, conflict } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
 import type { ArtifactService } from '../../artifacts/service.js';
 import type { ChartService } from '../../charts/service.js';
 import type { DiagramService } from '../../diagrams/service.js';
 import { collectionsOf, type Kind } from '../../publishing/collections.js';
+import type { Publications } from '../../publishing/publications.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
 import { Slug } from '../../publishing/slugs.js';
 import { createSyncedPublications, type SyncedVersion } from '../../publishing/synced.js';
@@ -54,16 +55,16 @@ export type PublishingServices = {
 export function publicationAdapters(store: Store, services: PublishingServices): KindAdapter[] {
   const { diagrams, charts, artifacts } = services;
   return [
-    ...adaptersOf(store, 'diagrams', 'diagram', async (document) => {
+    ...adaptersOf(store, diagrams.publications, 'diagrams', 'diagram', async (document) => {
       if (typeof document !== 'string') throw badRequest('A diagram version’s document is SVG text');
       const { document: svg, derived } = await diagrams.check(document);
       return { document: svg, derived };
     }),
-    ...adaptersOf(store, 'charts', 'chart', async (spec, workspaceId) => ({
+    ...adaptersOf(store, charts.publications, 'charts', 'chart', async (spec, workspaceId) => ({
       document: spec,
       derived: await charts.checkSynced(workspaceId, spec),
     })),
-    ...adaptersOf(store, 'artifacts', 'artifact', async (document) => ({
+    ...adaptersOf(store, artifacts.publications, 'artifacts', 'artifact', async (document) => ({
       document,
       derived: await artifacts.checkStructure(document),
     })),
@@ -71,7 +72,13 @@ export function publicationAdapters(store: Store, services: PublishingServices):
 }
 
 /** The version kind and the item kind of one publishing kind, versions first (the order they are written in). */
-function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 'artifact', check: Check) {
+function adaptersOf(
+  store: Store,
+  publications: Publications,
+  collection: Kind,
+  kind: 'diagram' | 'chart' | 'artifact',
+  check: Check,
+) {
   const synced = createSyncedPublications({ store, kind: collection });
   const { items, versions } = collectionsOf(collection);
   const service = collection as ServiceName;
@@ -91,9 +98,10 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
     hashed: (fields) => fields,
     ready: () => true,
     blobs: () => [],
+    // Never throws: an id of the wrong form is the put's to refuse, as that record's own error.
     order: (id) => {
-      const { publicationId, number } = parseVersionId(id);
-      return { lane: publicationId, position: number };
+      const parts = splitVersionId(id);
+      return parts ? { lane: parts.publicationId, position: parts.number } : { lane: id, position: 0 };
     },
     async put(workspaceId, id, payload, ifSeq) {
       const { publicationId, number } = parseVersionId(id);
@@ -106,9 +114,12 @@ function adaptersOf(store: Store, collection: Kind, kind: 'diagram' | 'chart' | 
       );
     },
     remove: (workspaceId, id, ifSeq) => synced.removeVersion(workspaceId, id, ifSeq),
+    // Published again as the item's next version, the way a PUT publishes one.
     async restoreCopy(workspaceId, id, payload) {
-      const { publicationId } = parseVersionId(id);
-      return synced.appendVersion(workspaceId, publicationId, await checkedVersion(workspaceId, payload));
+      const item = await store.collection(items, workspaceId).get(parseVersionId(id).publicationId);
+      if (!item) throw conflict('The publication this version belongs to is gone');
+      const { createdAt: _, ...fields } = await checkedVersion(workspaceId, payload);
+      return (await publications.update(workspaceId, item.slug, fields)).version;
     },
   };
 
