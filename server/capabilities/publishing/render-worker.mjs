@@ -1,10 +1,16 @@
-// Entry of every render worker thread (render-pool.ts). Plain JavaScript so a worker starts the same under
-// tsx, vitest or a bundled build: it loads the TypeScript task modules listed in workerData through tsx,
-// and answers each task as { value } or { failure } (a RenderFailure keeps its status across the thread).
-import { workerData } from 'node:worker_threads';
+// Entry of every render process (render-pool.ts). Plain JavaScript so a process starts the same under tsx,
+// vitest or a bundled build: it loads the TypeScript task modules named in FOLIO_RENDER_MODULES through tsx,
+// and answers each task as { value } or { failure } (a RenderFailure keeps its status across the process).
+import { setPriority } from 'node:os';
 import { tsImport } from 'tsx/esm/api';
 
-const tables = await Promise.all(workerData.modules.map((url) => tsImport(url, import.meta.url)));
+// Renders yield the CPU to the process that answers requests (ignored where the OS refuses).
+try {
+  setPriority(10);
+} catch {}
+
+const modules = JSON.parse(process.env.FOLIO_RENDER_MODULES ?? '[]');
+const tables = await Promise.all(modules.map((url) => tsImport(url, import.meta.url)));
 const tasks = Object.assign({}, ...tables.map((module) => module.renderTasks));
 
 export default async function runRenderTask({ task, input }) {
@@ -16,6 +22,6 @@ export default async function runRenderTask({ task, input }) {
   } catch (error) {
     if (error && error.name === 'RenderFailure')
       return { failure: { status: error.status, message: error.message, details: error.details } };
-    throw error;
+    return { crash: { message: String(error?.message ?? error), stack: error?.stack } };
   }
 }

@@ -1,5 +1,6 @@
-// The render pool and cache: work runs off the event loop, a render past its time is stopped with 422 and
-// the pool goes on, a RenderFailure keeps its status across the thread, and one version renders once.
+// The render pool and cache: work runs in other processes, a render past its time is stopped with 422 and the
+// pool goes on, a render process that dies answers its request 422 and is replaced, a RenderFailure keeps its
+// status across the process, and one version renders once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRenderCache } from '../../../server/capabilities/publishing/render-cache.js';
 import { createRenderPool, type RenderPool } from '../../../server/capabilities/publishing/render-pool.js';
@@ -13,14 +14,45 @@ beforeAll(async () => {
     threads: 1,
     taskTimeoutMs: 1500,
     maxQueue: 2,
+    maxHeapMb: 64,
   });
   await pool.warm(); // a worker's start-up is not a render: it does not count against the time bound
 });
 afterAll(() => pool.close());
 
 describe('render pool', () => {
-  it('runs a task in a worker', async () => {
+  it('runs a task in another process', async () => {
     expect(await pool.run('test.add', { a: 2, b: 3 })).toBe(5);
+    expect(pool.pids).not.toContain(process.pid);
+    expect(pool.pids.length).toBe(1);
+  });
+
+  it('hands bytes back as bytes', async () => {
+    const bytes = await pool.run<Uint8Array>('test.bytes', { size: 3 });
+    expect([...bytes]).toEqual([7, 7, 7]);
+  });
+
+  it('answers a render process that aborts (as a native panic does) with 422 naming what it drew, then serves the next task in a new process', async () => {
+    const before = pool.pids;
+    const error = await pool.run('charts.abort', {}).catch((e) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 422, message: expect.stringContaining('drawing this chart') });
+    expect(await pool.run('test.add', { a: 1, b: 1 })).toBe(2);
+    expect(pool.pids).not.toEqual(before);
+  });
+
+  it('answers a render that fills its heap with 422, then serves the next task', async () => {
+    const error = await pool.run('diagrams.hog', {}).catch((e) => e);
+    // on a loaded machine the heap's last collections can outlast the time bound: either way, a 422 for the diagram
+    expect(error).toMatchObject({ status: 422, message: expect.stringMatching(/drawing this diagram|diagram smaller/) });
+    expect(await pool.run('test.add', { a: 2, b: 2 })).toBe(4);
+  });
+
+  it("passes an unexpected exception's own message and stack on, for the log", async () => {
+    const error = await pool.run('test.throw', {}).catch((e) => e);
+    expect(error).not.toBeInstanceOf(HttpError);
+    expect(error.message).toContain('the renderer met something odd');
+    expect(error.stack).toContain('pool-tasks.ts');
   });
 
   it('answers a RenderFailure as an HttpError with its status and details', async () => {
