@@ -166,9 +166,29 @@ export const PushResult = z.object({
 export type PushResult = z.infer<typeof PushResult>;
 export const PushAnswer = z.object({ results: z.array(PushResult) });
 
+/**
+ * A whole number as a query string carries it (digits only) or as an MCP tool's JSON does. `z.coerce.number()`
+ * would read `since=` (and `%20`) as 0 and `1e2` or `0x10` as numbers, where each is a malformed value (400).
+ */
+const queryWholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const range = `${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .union(
+      [
+        z.int(),
+        z
+          .string()
+          .regex(/^\d{1,16}$/)
+          .transform(Number),
+      ],
+      { error: range },
+    )
+    .pipe(z.number().min(min, range).max(max, range));
+};
+
 export const ChangesQuery = z.object({
-  since: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
+  since: queryWholeNumber('since', 0).default(0),
+  limit: queryWholeNumber('limit', 1, 1000).default(500),
 });
 
 export const SyncChange = z.object({

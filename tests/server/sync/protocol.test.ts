@@ -367,6 +367,31 @@ describe('sync protocol', () => {
     expect(ahead.status).toBe(409);
   });
 
+  it('an empty or malformed since or limit is a 400 naming it, not read as 0', async () => {
+    for (const query of [
+      'since=',
+      'since=%20',
+      'since=1e2',
+      'since=0x10',
+      'since=-1',
+      'limit=',
+      'limit=2.5',
+    ]) {
+      const res = await api(`/api/v1/sync/changes?${query}`);
+      const body = (await res.json()) as Json;
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(body.error).toEqual(expect.any(String));
+      expect(body.issues).toEqual([
+        expect.objectContaining({
+          path: query.split('=')[0],
+          message: expect.stringMatching(/whole number/),
+        }),
+      ]);
+    }
+    expect((await api('/api/v1/sync/changes?since=0&limit=1')).status).toBe(200);
+    expect((await api('/api/v1/sync/changes')).status).toBe(200);
+  });
+
   it('stores only blobs whose bytes hash to their name, resumes a pack at its missing parts, and keeps workspaces apart', async () => {
     const good = randomBytes(2500);
     const claimed = randomBytes(1500);
