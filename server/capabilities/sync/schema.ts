@@ -171,7 +171,10 @@ export const PushAnswer = z.object({ results: z.array(PushResult) });
  * would read `since=` (and `%20`) as 0 and `1e2` or `0x10` as numbers, where each is a malformed value (400).
  */
 const queryWholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
-  const range = `${name} must be a whole number from ${min} to ${max}`;
+  const range =
+    max === Number.MAX_SAFE_INTEGER
+      ? `${name} must be a whole number, at least ${min}`
+      : `${name} must be a whole number from ${min} to ${max}`;
   return z
     .union(
       [
