@@ -6,6 +6,7 @@ import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { publicationRoutes } from '../publishing/publication-routes.js';
 import { SlugParams } from '../publishing/schema.js';
 import { serveRendered } from '../publishing/serve-rendered.js';
+import { MAX_DOCUMENT_DEPTH } from './document-depth.js';
 import {
   ArtifactDocument,
   ArtifactPageQuery,
@@ -54,8 +55,7 @@ export const validateArtifact = defineRoute({
   response: ValidationResult,
   tool: 'artifacts_validate',
   summary: 'Check an artifact document without publishing: every problem with its JSON pointer',
-  description:
-    'Answers 200 `{ valid, issues: [{ path, message }] }`: unknown components (with the nearest name), properties (with the allowed ones), values (with the expected ones), and references to charts, diagrams, assets or transcripts this workspace does not have. Past the bounds (500 components, 5,000 table rows, nesting 6 deep) it answers 413.',
+  description: `Answers 200 \`{ valid, issues: [{ path, message }] }\`: unknown components (with the nearest name), properties (with the allowed ones), values (with the expected ones), and references to charts, diagrams, assets or transcripts this workspace does not have. Past the bounds (500 components, 5,000 table rows, components nested 6 deep) it answers 413; JSON nested more than ${MAX_DOCUMENT_DEPTH} levels deep answers 400.`,
   handler: async ({ workspace, body }, { artifacts }) => {
     const { issues } = await artifacts.validate(workspace.id, body.document);
     return { valid: issues.length === 0, issues: issues.map(({ path, message }) => ({ path, message })) };

@@ -18,6 +18,7 @@ import type { RenderPool } from '../publishing/render-pool.js';
 import { rendered } from '../publishing/serve-rendered.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { CATALOG } from './catalog/index.js';
+import { assertDocumentDepth } from './document-depth.js';
 import { checkReferences, dependencyKey, type ReferenceDeps, resolveReferences } from './references.js';
 import type { ArtifactPageInput } from './render-page.js';
 import type { PublishArtifactBody, UpdateArtifactBody } from './schema.js';
@@ -49,12 +50,18 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     diagrams: deps.diagrams,
   };
 
+  /** The catalog check in a render process, for a document no deeper than the limit (the hand-over is recursive). */
+  function checkInWorker(document: unknown): Promise<DocumentCheck> {
+    assertDocumentDepth(document);
+    return pool.run<DocumentCheck>('artifacts.check', document);
+  }
+
   /** Every problem with the document: structure first (catalog schemas), then what it refers to. */
   async function validate(
     workspaceId: string,
     document: unknown,
   ): Promise<{ issues: Issue[]; references: Reference[] }> {
-    const check = await pool.run<DocumentCheck>('artifacts.check', document);
+    const check = await checkInWorker(document);
     if (check.issues.length) return check;
     return {
       issues: await checkReferences(refs, workspaceId, check.references),
@@ -70,7 +77,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   /** The document's structure alone (catalog schemas), for a version that arrives by sync: what it names may be gone. */
   async function checkStructure(document: unknown): Promise<{ references: Reference[] }> {
-    const check = await pool.run<DocumentCheck>('artifacts.check', document);
+    const check = await checkInWorker(document);
     if (check.issues.length) throw refused(check.issues);
     return { references: check.references };
   }
