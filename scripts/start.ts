@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { readCommandLine } from '../server/cli/command-line.js';
+import { startCommand } from '../server/cli/serve-command.js';
 import { bundleShell } from './lib/bundle-shell.js';
 import { buildDashboard } from './lib/dashboard-build.js';
 
@@ -25,20 +27,25 @@ function run(command: string, args: string[]): Promise<number> {
   });
 }
 
-await run(process.execPath, [require.resolve('tsx/cli'), 'scripts/build-whisper.ts']);
-const dashboard = await buildDashboard(root);
-if (dashboard.status === 'built') console.log(`dashboard: built in ${(dashboard.ms / 1000).toFixed(1)} s`);
-const electron = electronBinary();
-if (electron) {
-  await bundleShell(root);
-  process.exitCode = await run(electron, ['dist/electron/main.js']);
-} else {
-  console.log(
-    'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser for the dashboard.',
-  );
-  process.exitCode = await run(process.execPath, [
-    require.resolve('tsx/cli'),
-    'server/main.ts',
-    ...process.argv.slice(2),
-  ]);
+// --help, or a flag the server would refuse, answers before minutes of building
+if (readCommandLine(startCommand)) await start();
+
+async function start(): Promise<void> {
+  await run(process.execPath, [require.resolve('tsx/cli'), 'scripts/build-whisper.ts']);
+  const dashboard = await buildDashboard(root);
+  if (dashboard.status === 'built') console.log(`dashboard: built in ${(dashboard.ms / 1000).toFixed(1)} s`);
+  const electron = electronBinary();
+  if (electron) {
+    await bundleShell(root);
+    process.exitCode = await run(electron, ['dist/electron/main.js']);
+  } else {
+    console.log(
+      'Electron is not installed on this machine, so Folio starts headless: open the sign-in link below in a browser for the dashboard.',
+    );
+    process.exitCode = await run(process.execPath, [
+      require.resolve('tsx/cli'),
+      'server/main.ts',
+      ...process.argv.slice(2),
+    ]);
+  }
 }

@@ -3,6 +3,7 @@ import { homedir, hostname } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import type { Flags } from './cli/command-line.js';
 
 export const DEFAULT_PORT = 4780;
 
@@ -150,24 +151,60 @@ export function defaultDataDir(): string {
   return join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Folio');
 }
 
+/** The server's flags, each with its environment twin: `npm run serve` and `npm start` print their usage from it. */
+export const serveFlags = {
+  port: {
+    type: 'string',
+    value: '<n>',
+    help: `Port to listen on, 0 for a free one (FOLIO_PORT; ${DEFAULT_PORT})`,
+  },
+  host: { type: 'string', value: '<address>', help: 'Address to listen on (FOLIO_HOST; 127.0.0.1)' },
+  'data-dir': { type: 'string', value: '<dir>', help: "Data folder (FOLIO_DATA_DIR; the desktop app's)" },
+  'owner-email': {
+    type: 'string',
+    value: '<email>',
+    help: "The owner's email (FOLIO_OWNER_EMAIL; owner@localhost)",
+  },
+  'whisper-model': {
+    type: 'string',
+    value: '<path>',
+    help: 'A ggml Whisper model, active from start-up (FOLIO_WHISPER_MODEL)',
+  },
+  'whisper-threads': {
+    type: 'string',
+    value: '<n>',
+    help: 'Threads per transcription (FOLIO_WHISPER_THREADS; 2)',
+  },
+  'whisper-worker': {
+    type: 'string',
+    value: '<path>',
+    help: 'The whisper.cpp worker binary (FOLIO_WHISPER_WORKER; build/whisper/)',
+  },
+  'allowed-host': {
+    type: 'string',
+    multiple: true,
+    value: '<name>',
+    help: 'A name besides loopback allowed in Host (FOLIO_ALLOWED_HOSTS)',
+  },
+  'agent-file-root': {
+    type: 'string',
+    multiple: true,
+    value: '<dir>',
+    help: 'A folder MCP tools may read files from (FOLIO_AGENT_FILE_ROOTS)',
+  },
+  'no-fsync': {
+    type: 'boolean',
+    help: 'Do not fsync writes: faster, less safe on power loss (FOLIO_FSYNC=0)',
+  },
+  'public-url': {
+    type: 'string',
+    value: '<url>',
+    help: "A hosted instance's address as browsers see it (FOLIO_PUBLIC_URL)",
+  },
+} as const satisfies Flags;
+
 export function configFromProcess(argv = process.argv.slice(2), env = process.env): Config {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'owner-email': { type: 'string' },
-      'whisper-model': { type: 'string' },
-      'whisper-threads': { type: 'string' },
-      'whisper-worker': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true },
-      'agent-file-root': { type: 'string', multiple: true },
-      'no-fsync': { type: 'boolean' },
-      'public-url': { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args: argv, options: serveFlags, strict: true });
   return parseConfig({
     port: values.port ?? env.FOLIO_PORT,
     host: values.host ?? env.FOLIO_HOST,

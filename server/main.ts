@@ -1,10 +1,12 @@
 // Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines;
-// `--print-mcp-config <client>` prints an MCP client's config instead of starting.
-import { createServer } from './app.js';
+// `--print-mcp-config <client>` prints an MCP client's config instead of starting, `--help` the usage.
 import { printMcpConfig, takePrintRequest } from './capabilities/mcp/print-config.js';
+import { readCommandLine } from './cli/command-line.js';
+import { serveCommand } from './cli/serve-command.js';
 import { configFromProcess } from './config.js';
 
 async function main(): Promise<void> {
+  if (!readCommandLine(serveCommand)) return;
   const print = takePrintRequest(process.argv.slice(2));
   if (print) {
     process.exitCode = await printMcpConfig(
@@ -16,6 +18,8 @@ async function main(): Promise<void> {
     return;
   }
   const config = configFromProcess();
+  // Loaded only now, so --help and --print-mcp-config answer without loading every service
+  const { createServer } = await import('./app.js');
   const server = await createServer(config);
   const { url } = await server.listen();
   // A hosted instance's links point at its public address (the proxy), not at this node.

@@ -1,33 +1,45 @@
 // Headless sync: `npm run sync -- --workspace <id|name> [--remote <url> --key <fk_...>] [--data-dir <dir>] [--full]
 // [--json]`. Opens the data folder itself (so no Folio may be running on it), saves a given remote and key as the
 // workspace's settings (the key in the 0600 key file), runs one sync with progress on stderr, and exits 0 when all
-// went through, 2 when some items failed (listed), 1 when the run could not finish.
-import { parseArgs } from 'node:util';
-import { buildServices } from './build-services.js';
+// went through, 2 when some items failed (listed) or the command line is wrong, 1 when the run could not finish.
 import type { Progress } from './capabilities/sync/client/progress.js';
 import type { RunSummary } from './capabilities/sync/collections.js';
-import { workspacesCollection } from './capabilities/workspaces/collections.js';
+import { type CommandLine, failUsage, type ReadCommandLine, readCommandLine } from './cli/command-line.js';
 import { defaultDataDir, parseConfig } from './config.js';
 import type { Lifecycle } from './services.js';
-import { openStore } from './store/open-store.js';
 
-const USAGE =
-  'Usage: npm run sync -- --workspace <id|name> [--remote <url> --key <fk_...>] [--data-dir <dir>] [--full] [--json] [--verbose]';
+const syncFlags = {
+  workspace: {
+    type: 'string',
+    value: '<id|name>',
+    help: 'The workspace to sync: its id, or its name (required)',
+  },
+  remote: { type: 'string', value: '<url>', help: "The hosted Folio to sync with; saved as the workspace's" },
+  key: {
+    type: 'string',
+    value: '<fk_...>',
+    help: 'A key of the remote with the sync service; saved in the key file',
+  },
+  'data-dir': { type: 'string', value: '<dir>', help: "Data folder (FOLIO_DATA_DIR; the desktop app's)" },
+  full: { type: 'boolean', help: 'Compare everything, not only what changed since the last run' },
+  json: { type: 'boolean', help: "Print the run's summary as JSON on stdout" },
+  verbose: { type: 'boolean', help: 'Report every step, not one line a second' },
+} as const;
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      workspace: { type: 'string' },
-      remote: { type: 'string' },
-      key: { type: 'string' },
-      'data-dir': { type: 'string' },
-      full: { type: 'boolean' },
-      json: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  if (!values.workspace) throw new Error(`--workspace is required\n${USAGE}`);
+const syncCommand: CommandLine<typeof syncFlags> = {
+  usage: [
+    'npm run sync -- --workspace <id|name> [--remote <url> --key <fk_...>] [--data-dir <dir>] [--full] [--json] [--verbose]',
+  ],
+  about:
+    'Runs one sync of a workspace with its hosted Folio, progress on stderr. Folio must not be running on the data\nfolder. Exits 0 when all went through, 2 when some items failed (listed), 1 when the run could not finish.',
+  flags: syncFlags,
+};
+
+async function main(workspaceName: string, { values }: ReadCommandLine<typeof syncFlags>): Promise<number> {
+  // Loaded only now, so --help and a wrong command line are answered without loading every service
+  const { buildServices } = await import('./build-services.js');
+  const { workspacesCollection } = await import('./capabilities/workspaces/collections.js');
+  const { openStore } = await import('./store/open-store.js');
   const config = parseConfig({
     dataDir: values['data-dir'] ?? process.env.FOLIO_DATA_DIR ?? defaultDataDir(),
     fsync: process.env.FOLIO_FSYNC !== '0',
@@ -45,7 +57,7 @@ async function main(): Promise<number> {
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => false };
   try {
     const services = buildServices(config, store, lifecycle, log);
-    const workspace = await findWorkspace(await store.instance(workspacesCollection).all(), values.workspace);
+    const workspace = await findWorkspace(await store.instance(workspacesCollection).all(), workspaceName);
     const sync = services.sync.desktop;
     if (values.remote || values.key)
       await sync.saveSettings(workspace.id, {
@@ -109,10 +121,13 @@ function report(summary: RunSummary, json: boolean): void {
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(`Sync could not run: ${error instanceof Error ? error.message : error}`);
-    process.exit(1);
-  },
-);
+const args = readCommandLine(syncCommand);
+if (args && !args.values.workspace) failUsage(syncCommand, '--workspace is required');
+else if (args?.values.workspace)
+  main(args.values.workspace, args).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`Sync could not run: ${error instanceof Error ? error.message : error}`);
+      process.exit(1);
+    },
+  );
