@@ -5,7 +5,7 @@
  * instance says, so they are derived here, never taken from the sender; its visibility is this instance's own and
  * never travels.
  */
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest, conflict, HttpError } from '../../http/errors.js';
 import { StoreConflict } from '../../store/errors.js';
 import type { Store, Stored } from '../../store/types.js';
 import {
@@ -26,6 +26,7 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
   const specs = collectionsOf(kind);
   const items = (workspaceId: string) => store.collection(specs.items, workspaceId);
   const versions = (workspaceId: string) => store.collection(specs.versions, workspaceId);
+  const noun = kind.slice(0, -1);
 
   /** The item takes a version's title, tags and number when it is its newest (or replaces its newest). */
   async function raise(workspaceId: string, version: VersionRecord): Promise<void> {
@@ -129,14 +130,30 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
     }
   }
 
-  return {
-    putVersion,
-    putItem,
-    removeVersion: (workspaceId: string, id: string, ifSeq: number) =>
-      versions(workspaceId).remove(id, { if: { seq: ifSeq } }),
-    removeItem: (workspaceId: string, id: string, ifSeq: number) =>
-      items(workspaceId).remove(id, { if: { seq: ifSeq } }),
-  };
+  /**
+   * A version whose item exists is published, and the API never deletes one (an item's versions are its history),
+   * so neither does sync. One without its item was left by a publish that died between its two writes.
+   */
+  async function removeVersion(workspaceId: string, id: string, ifSeq: number): Promise<boolean> {
+    const version = await versions(workspaceId).get(id);
+    if (version && (await items(workspaceId).get(version.publicationId)))
+      throw notAllowed(
+        `Version ${version.version} of this ${noun} is published, and published versions are never deleted`,
+      );
+    return versions(workspaceId).remove(id, { if: { seq: ifSeq } });
+  }
+
+  /** The API has no DELETE for a publication, only archive: so an item, and the slug it holds, stay. */
+  async function removeItem(): Promise<boolean> {
+    throw notAllowed(
+      `A published ${noun} is never deleted, so its slug stays with it; archive it instead (POST /api/v1/${kind}/<slug>/archive)`,
+    );
+  }
+
+  return { putVersion, putItem, removeVersion, removeItem };
 }
+
+/** What no route allows (405), refused as that record's own error. */
+const notAllowed = (message: string) => new HttpError(405, message);
 
 export type SyncedPublications = ReturnType<typeof createSyncedPublications>;

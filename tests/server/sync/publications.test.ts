@@ -2,23 +2,15 @@
 // a version published on both sides is kept, not lost; visibility is each side's own (a key's push never makes
 // anything public); a document either side sends is checked and cleaned as if it were published there.
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchKey } from '../../../server/capabilities/sync/content-hash.js';
-import type { PushItem, SyncKind } from '../../../server/capabilities/sync/schema.js';
-import type { Json, SyncPair } from '../../helpers/sync-pair.js';
-import { startSyncPair, syncedRecords, upload } from '../../helpers/sync-pair.js';
-import { SLOW_MACHINE } from '../publishing/render-config.js';
+import type { SyncPair } from '../../helpers/sync-pair.js';
+import { type Json, syncedRecords, upload } from '../../helpers/sync-pair.js';
+import { call, diagramSvg, newVersion, openConflicts, pushDirectly, start } from './publication-sync.js';
 
 let pair: SyncPair | undefined;
 afterEach(async () => {
   await pair?.close();
   pair = undefined;
 });
-
-const start = (options: Parameters<typeof startSyncPair>[0] = {}) =>
-  startSyncPair({ ...options, desktop: SLOW_MACHINE, hosted: SLOW_MACHINE });
-
-const diagramSvg = (label: string) =>
-  `<svg viewBox="0 0 200 60"><rect class="node" x="0" y="0" width="200" height="60" rx="8"/><text class="label" x="100" y="30">${label}</text></svg>`;
 
 const chartSpec = (assetId: string, title: string) => ({
   title,
@@ -34,28 +26,6 @@ const artifactDocument = (text: string, diagram?: string) => ({
     ...(diagram ? [{ type: 'diagram', slug: diagram }] : []),
   ],
 });
-
-/** A push as any client of the protocol could send it, bypassing the desktop's own sync. */
-const pushDirectly = (p: SyncPair, records: Json[]) =>
-  p.hosted.as({ bearer: p.hostedKey.bearer })('/api/v1/sync/push', {
-    method: 'POST',
-    headers: { 'idempotency-key': batchKey(records as PushItem[]) },
-    body: JSON.stringify({ records }),
-  });
-
-/** A new version (`<id>@<n>`, never seen by the server) as a push item, hashed as the sender's kinds hash it. */
-function newVersion(p: SyncPair, kind: SyncKind, id: string, record: Json): Json {
-  return { kind, id, rev: 1, baseSeq: 0, sha256: p.hosted.services.sync.kinds.hash(kind, record), record };
-}
-
-type Api = ReturnType<SyncPair['desktop']['as']>;
-
-async function call(api: Api, path: string, method: string, body?: Json, expected = [200, 201]) {
-  const res = await api(path, { method, ...(body && { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  expect(expected, `${method} ${path}: ${text}`).toContain(res.status);
-  return JSON.parse(text || '{}') as Json;
-}
 
 /** A diagram with two versions, a chart of a CSV asset, an artifact with two versions that shows the diagram. */
 async function publishSet(p: SyncPair, slugs: { diagram: string; chart: string; artifact: string }) {
@@ -100,11 +70,6 @@ const PUBLICATION_KINDS = [
 async function publicationsOf(srv: SyncPair['desktop'], workspaceId: string) {
   const all = await syncedRecords(srv, workspaceId);
   return new Map([...all].filter(([key]) => PUBLICATION_KINDS.some((k) => key.startsWith(`${k}:`))));
-}
-
-async function openConflicts(p: SyncPair) {
-  return (await call(p.desktop.as(p.desktop.owner), '/api/v1/sync/conflicts?status=open', 'GET'))
-    .data as Json[];
 }
 
 describe('publications between a desktop and a hosted Folio', () => {

@@ -134,7 +134,7 @@ function adaptersOf(
     blobs: () => [],
     put: (workspaceId, id, payload, ifSeq) =>
       synced.putItem(workspaceId, id, payload as z.infer<typeof SyncedItemFields>, ifSeq),
-    remove: (workspaceId, id, ifSeq) => synced.removeItem(workspaceId, id, ifSeq),
+    remove: () => synced.removeItem(),
   };
 
   return [version, item];
