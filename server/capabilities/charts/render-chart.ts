@@ -12,7 +12,7 @@ import { sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { measureText } from '../publishing/text-measure.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
 import { type ChartTheme, chartBackground, chartConfig } from './chart-theme.js';
-import { findForbiddenName, findUnparsable, issueFor, pointerOfText } from './expression-guard.js';
+import { findForbiddenName, findUnparsable, isHostGlobal, issueFor, pointerOfText } from './expression-guard.js';
 import { validateVegaLite } from './vega-lite-schema.js';
 
 export const CHART_LIMITS = { rows: 200_000, svgBytes: 32 << 20 };
@@ -93,7 +93,7 @@ function parseVega(compiled: vega.Spec, source: unknown): vega.Runtime {
   } catch (error) {
     const message = (error as Error).message;
     const name = /signal name: "([^"]+)"/.exec(message)?.[1];
-    if (name && findForbiddenName({ ast: { type: 'Identifier', name } }))
+    if (name && isHostGlobal(name))
       throw invalid(`The chart's expressions reach outside the chart (${name})`, [issueFor(name, source)]);
     // vega names the expression it could not parse; point at the string in the document that holds it
     const expression = /parse error: (.*)$/s.exec(message)?.[1];
