@@ -21,6 +21,8 @@ export type PublicationRecord = {
   archived: boolean;
   /** The latest version's number. */
   version: number;
+  /** The seq of the item's own last write, while only its versions have raised it since (raise-item.ts). */
+  ownSeq?: number | null;
   /** Title, description and tags lower-cased, for `q`. */
   searchText: string;
   createdAt: string;

@@ -17,6 +17,7 @@ import {
   type Visibility,
   versionId,
 } from './collections.js';
+import { raiseItem } from './raise-item.js';
 import { slugFromTitle } from './slugs.js';
 
 export type Meta = { title: string; description?: string; tags?: string[]; kind?: string };
@@ -138,10 +139,9 @@ export function createPublications({
         if (error instanceof StoreConflict) continue;
         throw error;
       }
-      const latest = { ...meta, version: next, searchText: searchTextOf(meta), updatedAt: version.createdAt };
       // only forward: a slower PUT with a lower number does not roll the item back
-      const updated = await items(workspaceId).update(item.id, latest, { if: { version: { lt: next } } });
-      return { item: updated ?? (await itemBySlug(workspaceId, slug)), version, workspaceId };
+      const raised = await raiseItem(items(workspaceId), version);
+      return { item: raised ?? (await itemBySlug(workspaceId, slug)), version, workspaceId };
     }
     throw conflict('Too many versions were published at once; try again');
   }
@@ -181,7 +181,7 @@ export function createPublications({
     change: Partial<Pick<PublicationRecord, 'archived' | 'visibility'>>,
   ) {
     const item = await itemBySlug(workspaceId, slug);
-    const updated = await items(workspaceId).update(item.id, { ...change, updatedAt: now() });
+    const updated = await items(workspaceId).update(item.id, { ...change, updatedAt: now(), ownSeq: null });
     if (!updated) throw notFound(noun);
     return { item: updated, version: await versionOf(workspaceId, updated), workspaceId };
   }

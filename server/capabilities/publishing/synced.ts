@@ -16,6 +16,7 @@ import {
   type VersionRecord,
   versionId,
 } from './collections.js';
+import { raiseItem } from './raise-item.js';
 
 /** What a version carries besides its id (`<item id>@<n>`). */
 export type SyncedVersion = Omit<VersionRecord, 'id' | 'publicationId' | 'version'>;
@@ -27,22 +28,6 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
   const items = (workspaceId: string) => store.collection(specs.items, workspaceId);
   const versions = (workspaceId: string) => store.collection(specs.versions, workspaceId);
   const noun = kind.slice(0, -1);
-
-  /** The item takes a version's title, tags and number when it is its newest (or replaces its newest). */
-  async function raise(workspaceId: string, version: VersionRecord): Promise<void> {
-    const { title, description, tags, kind: subKind } = version;
-    const meta = { title, description: description ?? null, tags, kind: subKind ?? null };
-    await items(workspaceId).update(
-      version.publicationId,
-      {
-        ...meta,
-        version: version.version,
-        searchText: searchTextOf({ title, description, tags }),
-        updatedAt: version.createdAt,
-      } as Partial<PublicationRecord>,
-      { if: { version: { lte: version.version } } },
-    );
-  }
 
   /** Version `<publicationId>@<n>`: created when `ifSeq` is 0, else put over the stored version `ifSeq` only. */
   async function putVersion(
@@ -73,7 +58,8 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
         if: { seq: ifSeq },
       });
     }
-    if (written) await raise(workspaceId, written);
+    // The item takes its title, tags and number when it is its newest (or replaces its newest).
+    if (written) await raiseItem(items(workspaceId), written);
     return written;
   }
 
@@ -95,7 +81,7 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
         );
       return items(workspaceId).update(
         id,
-        { archived: fields.archived, updatedAt: fields.updatedAt },
+        { archived: fields.archived, updatedAt: fields.updatedAt, ownSeq: null },
         { if: { seq: ifSeq } },
       );
     }

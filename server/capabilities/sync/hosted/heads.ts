@@ -5,11 +5,16 @@ import type { Kinds } from '../kinds/index.js';
 import type { KindAdapter } from '../kinds/types.js';
 import { DELETED, type ServerVersion } from '../schema.js';
 
-export type Head = { seq: number; hash: string; row: Row | undefined };
+/** `ownSeq`: the oldest seq a push may be based on and not be behind (kinds/types.ts); else `seq` itself. */
+export type Head = { seq: number; ownSeq: number; hash: string; row: Row | undefined };
+
+/** Whether a push based on `baseSeq` is based on the server's current version of the record. */
+export const basedOnHead = (head: Head, baseSeq: number) => baseSeq >= head.ownSeq && baseSeq <= head.seq;
 
 export function createHeads({ store, kinds }: { store: Store; kinds: Kinds }) {
   const headOfRow = (adapter: KindAdapter, row: Row): Head => ({
     seq: row.seq ?? 0,
+    ownSeq: adapter.ownSeq?.(row) ?? row.seq ?? 0,
     hash: kinds.hash(adapter.kind, adapter.payload(row)),
     row,
   });
@@ -27,8 +32,10 @@ export function createHeads({ store, kinds }: { store: Store; kinds: Kinds }) {
         : (await Promise.all(ids.map((id) => collection.get(id)))).filter((r) => r !== undefined);
     for (const row of rows) heads.set(row.id, headOfRow(adapter, row));
     for (const id of ids)
-      if (!heads.has(id))
-        heads.set(id, { seq: (await collection.tombstone(id)) ?? 0, hash: DELETED, row: undefined });
+      if (!heads.has(id)) {
+        const seq = (await collection.tombstone(id)) ?? 0;
+        heads.set(id, { seq, ownSeq: seq, hash: DELETED, row: undefined });
+      }
     return heads;
   }
 

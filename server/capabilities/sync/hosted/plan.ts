@@ -3,7 +3,7 @@
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Kinds } from '../kinds/index.js';
 import type { Plan, PlanBody, Skipped, SyncKind } from '../schema.js';
-import type { Head, Heads } from './heads.js';
+import { basedOnHead, type Head, type Heads } from './heads.js';
 import type { WorkspaceBlobs } from './workspace-blobs.js';
 
 export function createPlanner({
@@ -31,7 +31,8 @@ export function createPlanner({
     const records: Plan['records'] = body.records.map((ref) => {
       const head = found.get(`${ref.kind}:${ref.id}`);
       if (!head) return { kind: ref.kind, id: ref.id, action: 'skip', seq: 0, sha256: null };
-      const action = head.hash === ref.sha256 ? 'unchanged' : head.seq === ref.baseSeq ? 'push' : 'conflict';
+      const action =
+        head.hash === ref.sha256 ? 'unchanged' : basedOnHead(head, ref.baseSeq) ? 'push' : 'conflict';
       return { kind: ref.kind, id: ref.id, action, seq: head.seq, sha256: head.seq ? head.hash : null };
     });
     const wanted = body.blobs.filter((b) => b.size > 0);

@@ -10,7 +10,7 @@ import { batchKey, pushKey } from '../content-hash.js';
 import type { Kinds } from '../kinds/index.js';
 import { type KindAdapter, MissingBlob, type Payload } from '../kinds/types.js';
 import { DELETED, type PushItem, type PushResult } from '../schema.js';
-import type { Heads } from './heads.js';
+import { basedOnHead, type Heads } from './heads.js';
 import { skipReason } from './plan.js';
 import type { WorkspaceBlobs } from './workspace-blobs.js';
 
@@ -121,7 +121,7 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
       server: heads.version(adapter, h),
       error: `The server has a later version of this ${item.kind} (seq ${h.seq}); it wins and yours is kept as a conflict copy`,
     });
-    if (item.baseSeq !== head.seq) return conflict();
+    if (!basedOnHead(head, item.baseSeq)) return conflict();
     // A delete reaches here only over a live row (deleting a deleted record is `unchanged` above).
     const written = payload
       ? await adapter.put(

@@ -6,11 +6,11 @@
 import { z } from 'zod';
 import { badRequest, conflict } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
-import type { Store } from '../../../store/types.js';
+import type { Store, Stored } from '../../../store/types.js';
 import type { ArtifactService } from '../../artifacts/service.js';
 import type { ChartService } from '../../charts/service.js';
 import type { DiagramService } from '../../diagrams/service.js';
-import { collectionsOf, type Kind } from '../../publishing/collections.js';
+import { collectionsOf, type Kind, type PublicationRecord } from '../../publishing/collections.js';
 import type { Publications } from '../../publishing/publications.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
 import { Slug } from '../../publishing/slugs.js';
@@ -132,6 +132,7 @@ function adaptersOf(
     hashed: ({ updatedAt: _, ...fields }) => fields,
     ready: () => true,
     blobs: () => [],
+    ownSeq: (row) => (row as Stored<PublicationRecord>).ownSeq ?? row.seq ?? 0,
     put: (workspaceId, id, payload, ifSeq) =>
       synced.putItem(workspaceId, id, payload as z.infer<typeof SyncedItemFields>, ifSeq),
     remove: () => synced.removeItem(),

@@ -41,6 +41,11 @@ export interface KindAdapter {
     ifSeq: number,
     blobs: BlobSource,
   ): Promise<Row | undefined>;
+  /**
+   * The seq of the row's own last write, where later writes only derived from other records (an item raised by
+   * its versions): a push based on any seq from there to the row's is not behind it. Without this, the row's seq.
+   */
+  ownSeq?(row: Row): number;
   /** Removes the record if it is still the version `ifSeq`. */
   remove(workspaceId: string, id: string, ifSeq: number): Promise<boolean>;
   /**
