@@ -1,13 +1,21 @@
 /**
  * What an artifact refers to, resolved in its own workspace: published charts and diagrams by slug, inline
- * chart specs, image and audio assets, transcripts. Checking answers issues with JSON pointers; resolving
- * renders what the page shows (charts and diagrams come SVG-checked from their services).
+ * chart specs, image and audio assets, transcripts. Checking answers issues with JSON pointers (and what the
+ * caller's services do not cover, embed-scope.ts); resolving renders what the page shows (charts and diagrams
+ * come SVG-checked from their services, and a private one only on a private page).
  */
 import { HttpError } from '../../http/errors.js';
+import { SERVICE_NAMES, type ServiceName } from '../../http/viewer.js';
 import type { AssetRecord } from '../assets/schema.js';
+import type { Visibility } from '../publishing/collections.js';
 import type { Issue } from '../publishing/render-failure.js';
 import type { Resolved, Word } from './components/resolved.js';
+import { scopeIssue, scopeIssueOf } from './embed-scope.js';
 import type { Reference } from './validate-document.js';
+
+type Latest = {
+  latestOf(ws: string, slug: string): Promise<{ version: number; visibility: Visibility } | undefined>;
+};
 
 export type ReferenceDeps = {
   assets: { get(ws: string, id: string): Promise<AssetRecord> };
@@ -22,35 +30,45 @@ export type ReferenceDeps = {
     }>;
   };
   charts: {
-    check(ws: string, spec: unknown): Promise<unknown>;
+    /** The assets the spec reads, by id. */
+    check(ws: string, spec: unknown): Promise<Record<string, unknown>>;
     embed(
       ws: string,
       slug: string,
     ): Promise<{ light: string; dark: string; label: string; version: number } | undefined>;
     embedSpec(ws: string, spec: unknown): Promise<{ light: string; dark: string }>;
-    publications: { latestOf(ws: string, slug: string): Promise<{ version: number } | undefined> };
+    publications: Latest;
   };
   diagrams: {
     embed(
       ws: string,
       slug: string,
     ): Promise<{ svg: string; styles: string[]; label: string; version: number } | undefined>;
-    publications: { latestOf(ws: string, slug: string): Promise<{ version: number } | undefined> };
+    publications: Latest;
   };
 };
 
 const nodeOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'));
 const asset = (deps: ReferenceDeps, ws: string, id: string) => deps.assets.get(ws, id).catch(() => undefined);
 
-/** Every reference that does not resolve in the workspace, as issues. */
+/**
+ * Every reference the caller's services do not cover (not looked up: a key learns nothing of a kind it cannot
+ * read) and every one that does not resolve in the workspace, as issues.
+ */
 export async function checkReferences(
   deps: ReferenceDeps,
   ws: string,
   references: Reference[],
+  services: readonly ServiceName[] = SERVICE_NAMES,
 ): Promise<Issue[]> {
   const issues: Issue[] = [];
   for (const ref of references) {
-    const problem = await problemOf(deps, ws, ref);
+    const outside = scopeIssueOf(ref, services);
+    if (outside) {
+      issues.push(outside);
+      continue;
+    }
+    const problem = await problemOf(deps, ws, ref, services);
     if (typeof problem === 'string') issues.push({ path: ref.pointer, message: problem });
     else if (problem) issues.push(...problem);
   }
@@ -61,6 +79,7 @@ async function problemOf(
   deps: ReferenceDeps,
   ws: string,
   ref: Reference,
+  services: readonly ServiceName[],
 ): Promise<string | Issue[] | undefined> {
   switch (ref.kind) {
     case 'chart':
@@ -73,7 +92,9 @@ async function problemOf(
         : `no diagram "${ref.slug}" in this workspace`;
     case 'inline-chart':
       try {
-        await deps.charts.check(ws, ref.spec);
+        const [read] = Object.keys(await deps.charts.check(ws, ref.spec));
+        if (read && !services.includes('assets'))
+          return [scopeIssue(ref.pointer, 'assets', `a chart that reads asset ${read}`)];
         return undefined;
       } catch (error) {
         if (!(error instanceof HttpError) || error.status >= 500) throw error;
@@ -100,23 +121,35 @@ async function problemOf(
   }
 }
 
-/** A key that changes when anything the page shows changes: the embedded charts' and diagrams' versions. */
-export async function dependencyKey(
-  deps: ReferenceDeps,
-  ws: string,
-  references: Reference[],
-): Promise<string> {
-  const parts = await Promise.all(
+/**
+ * The page's embedded charts and diagrams as its render is keyed: each one's latest version and visibility,
+ * read once, so what the render shows and the key it is cached under agree.
+ */
+export type Embeds = Map<string, { version: number; visibility: Visibility } | undefined>;
+
+const embedKey = (ref: { kind: 'chart' | 'diagram'; slug: string }) => `${ref.kind}:${ref.slug}`;
+
+export async function embedsOf(deps: ReferenceDeps, ws: string, references: Reference[]): Promise<Embeds> {
+  const embeds: Embeds = new Map();
+  await Promise.all(
     references.map(async (ref) => {
-      if (ref.kind === 'chart')
-        return `c:${ref.slug}@${(await deps.charts.publications.latestOf(ws, ref.slug))?.version ?? 0}`;
-      if (ref.kind === 'diagram')
-        return `d:${ref.slug}@${(await deps.diagrams.publications.latestOf(ws, ref.slug))?.version ?? 0}`;
-      return '';
+      if (ref.kind !== 'chart' && ref.kind !== 'diagram') return;
+      const item = await deps[`${ref.kind}s`].publications.latestOf(ws, ref.slug);
+      embeds.set(embedKey(ref), item && { version: item.version, visibility: item.visibility });
     }),
   );
-  return parts.filter(Boolean).join(',');
+  return embeds;
 }
+
+/** A key that changes when anything the page shows changes: the embeds' versions and visibility. */
+export const dependencyKey = (embeds: Embeds): string =>
+  [...embeds]
+    .map(([key, item]) => `${key}@${item ? `${item.version}:${item.visibility}` : 0}`)
+    .sort()
+    .join(',');
+
+/** Whose page it is: a private page is its owner's alone; any other page is the same for everyone. */
+export type Audience = { embeds: Embeds; privatePage: boolean };
 
 /** What the page shows for each reference, by component pointer; what cannot be shown says why. */
 export async function resolveReferences(
@@ -124,30 +157,54 @@ export async function resolveReferences(
   ws: string,
   references: Reference[],
   origin: string,
+  audience: Audience,
 ): Promise<Resolved> {
   const resolved: Resolved = { charts: {}, diagrams: {}, images: {}, audio: {} };
-  await Promise.all(references.map((ref) => resolveOne(deps, ws, ref, origin, resolved)));
+  await Promise.all(references.map((ref) => resolveOne(deps, ws, ref, origin, audience, resolved)));
   return resolved;
 }
 
-async function resolveOne(deps: ReferenceDeps, ws: string, ref: Reference, origin: string, into: Resolved) {
+/**
+ * Why an embedded chart or diagram is not shown, or undefined when it is: gone, or private on a page that
+ * others can open (a private chart stays private wherever it is embedded; docs/publishing.md, "Embeds").
+ */
+function withheld(ref: { kind: 'chart' | 'diagram'; slug: string }, { embeds, privatePage }: Audience) {
+  const item = embeds.get(embedKey(ref));
+  if (!item) return `The ${ref.kind} "${ref.slug}" is no longer available.`;
+  if (item.visibility === 'private' && !privatePage)
+    return `This ${ref.kind} is private, so it is not shown on this page.`;
+  return undefined;
+}
+
+async function resolveOne(
+  deps: ReferenceDeps,
+  ws: string,
+  ref: Reference,
+  origin: string,
+  audience: Audience,
+  into: Resolved,
+) {
   const at = nodeOf(ref.pointer);
   switch (ref.kind) {
-    case 'chart':
-      into.charts[at] = (await deps.charts.embed(ws, ref.slug)) ?? {
-        error: `The chart "${ref.slug}" is no longer available.`,
+    case 'chart': {
+      const error = withheld(ref, audience);
+      into.charts[at] = (!error && (await deps.charts.embed(ws, ref.slug))) || {
+        error: error ?? `The chart "${ref.slug}" is no longer available.`,
       };
       return;
+    }
     case 'inline-chart':
       into.charts[at] = await deps.charts
         .embedSpec(ws, ref.spec)
         .catch((e: Error) => ({ error: `This chart could not be drawn: ${e.message}` }));
       return;
-    case 'diagram':
-      into.diagrams[at] = (await deps.diagrams.embed(ws, ref.slug)) ?? {
-        error: `The diagram "${ref.slug}" is no longer available.`,
+    case 'diagram': {
+      const error = withheld(ref, audience);
+      into.diagrams[at] = (!error && (await deps.diagrams.embed(ws, ref.slug))) || {
+        error: error ?? `The diagram "${ref.slug}" is no longer available.`,
       };
       return;
+    }
     case 'image': {
       const found = await asset(deps, ws, ref.asset);
       if (found?.type === 'image')

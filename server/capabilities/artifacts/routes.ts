@@ -3,10 +3,13 @@
  * /:slug, and /a/:slug.png (the link preview card) before /a/:slug.
  */
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import type { Viewer } from '../../http/viewer.js';
+import type { Services } from '../../services.js';
 import { publicationRoutes } from '../publishing/publication-routes.js';
 import { SlugParams } from '../publishing/schema.js';
 import { serveRendered } from '../publishing/serve-rendered.js';
 import { MAX_DOCUMENT_DEPTH } from './document-depth.js';
+import { servicesOf } from './embed-scope.js';
 import {
   ArtifactDocument,
   ArtifactPageQuery,
@@ -31,8 +34,17 @@ const shared = publicationRoutes({
   serviceOf: (services) => services.artifacts,
 });
 
+/**
+ * A shared handler that publishes with the caller's services: a document embeds only what the key may read
+ * (embed-scope.ts), so an artifacts-only key cannot put a chart or diagram on a page.
+ */
+const actingAsCaller =
+  <I extends { viewer: Viewer }, T>(handler: (input: I, services: Services) => T) =>
+  (input: I, services: Services): T =>
+    handler(input, { ...services, artifacts: services.artifacts.actingWith(servicesOf(input.viewer)) });
+
 export const listArtifacts = shared.list;
-export const publishArtifact = shared.publish;
+export const publishArtifact = { ...shared.publish, handler: actingAsCaller(shared.publish.handler) };
 
 export const artifactComponents = defineRoute({
   method: 'GET',
@@ -55,15 +67,15 @@ export const validateArtifact = defineRoute({
   response: ValidationResult,
   tool: 'artifacts_validate',
   summary: 'Check an artifact document without publishing: every problem with its JSON pointer',
-  description: `Answers 200 \`{ valid, issues: [{ path, message }] }\`: unknown components (with the nearest name), properties (with the allowed ones), values (with the expected ones), and references to charts, diagrams, assets or transcripts this workspace does not have. Past the bounds (500 components, 5,000 table rows, components nested 6 deep) it answers 413; JSON nested more than ${MAX_DOCUMENT_DEPTH} levels deep answers 400.`,
-  handler: async ({ workspace, body }, { artifacts }) => {
-    const { issues } = await artifacts.validate(workspace.id, body.document);
+  description: `Answers 200 \`{ valid, issues: [{ path, message }] }\`: unknown components (with the nearest name), properties (with the allowed ones), values (with the expected ones), references to charts, diagrams, assets or transcripts this workspace does not have, and those the key's services do not cover (a chart by slug needs \`charts\`, a diagram \`diagrams\`, images, audio and chart data \`assets\`, transcripts \`transcription\`; publishing them answers 403). Past the bounds (500 components, 5,000 table rows, components nested 6 deep) it answers 413; JSON nested more than ${MAX_DOCUMENT_DEPTH} levels deep answers 400.`,
+  handler: async ({ workspace, viewer, body }, { artifacts }) => {
+    const { issues } = await artifacts.validate(workspace.id, body.document, servicesOf(viewer));
     return { valid: issues.length === 0, issues: issues.map(({ path, message }) => ({ path, message })) };
   },
 });
 
 export const getArtifact = shared.get;
-export const updateArtifact = shared.update;
+export const updateArtifact = { ...shared.update, handler: actingAsCaller(shared.update.handler) };
 export const artifactVersions = shared.versions;
 export const archiveArtifact = shared.archive;
 export const unarchiveArtifact = shared.unarchive;

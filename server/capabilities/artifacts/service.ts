@@ -5,7 +5,7 @@
  * version of what they embed.
  */
 import { badRequest } from '../../http/errors.js';
-import type { Viewer } from '../../http/viewer.js';
+import { SERVICE_NAMES, type ServiceName, type Viewer } from '../../http/viewer.js';
 import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { ChartService } from '../charts/service.js';
@@ -19,7 +19,14 @@ import { rendered } from '../publishing/serve-rendered.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { CATALOG } from './catalog/index.js';
 import { assertDocumentDepth } from './document-depth.js';
-import { checkReferences, dependencyKey, type ReferenceDeps, resolveReferences } from './references.js';
+import { forbiddenEmbeds, isScopeIssue } from './embed-scope.js';
+import {
+  checkReferences,
+  dependencyKey,
+  embedsOf,
+  type ReferenceDeps,
+  resolveReferences,
+} from './references.js';
 import type { ArtifactPageInput } from './render-page.js';
 import type { PublishArtifactBody, UpdateArtifactBody } from './schema.js';
 import type { DocumentCheck, Reference } from './validate-document.js';
@@ -56,21 +63,28 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     return pool.run<DocumentCheck>('artifacts.check', document);
   }
 
-  /** Every problem with the document: structure first (catalog schemas), then what it refers to. */
+  /**
+   * Every problem with the document: structure first (catalog schemas), then what it refers to, including
+   * what the caller's `services` do not let it embed (a key's own; a session has every one).
+   */
   async function validate(
     workspaceId: string,
     document: unknown,
+    services: readonly ServiceName[] = SERVICE_NAMES,
   ): Promise<{ issues: Issue[]; references: Reference[] }> {
     const check = await checkInWorker(document);
     if (check.issues.length) return check;
     return {
-      issues: await checkReferences(refs, workspaceId, check.references),
+      issues: await checkReferences(refs, workspaceId, check.references, services),
       references: check.references,
     };
   }
 
-  async function checked(workspaceId: string, document: unknown) {
-    const { issues, references } = await validate(workspaceId, document);
+  /** The references of a document fit to store: 403 for what the caller may not embed, else 400 for any problem. */
+  async function checked(workspaceId: string, document: unknown, services?: readonly ServiceName[]) {
+    const { issues, references } = await validate(workspaceId, document, services);
+    const outside = issues.filter(isScopeIssue);
+    if (outside.length) throw forbiddenEmbeds(outside, services ?? SERVICE_NAMES);
     if (issues.length) throw refused(issues);
     return { references };
   }
@@ -82,19 +96,28 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     return { references: check.references };
   }
 
-  async function publish(workspaceId: string, { document, ...meta }: PublishArtifactBody) {
+  async function publish(
+    workspaceId: string,
+    { document, ...meta }: PublishArtifactBody,
+    services?: readonly ServiceName[],
+  ) {
     return publications.create(workspaceId, {
       ...meta,
       document,
-      derived: await checked(workspaceId, document),
+      derived: await checked(workspaceId, document, services),
     });
   }
 
-  async function update(workspaceId: string, slug: string, { document, ...meta }: UpdateArtifactBody) {
+  async function update(
+    workspaceId: string,
+    slug: string,
+    { document, ...meta }: UpdateArtifactBody,
+    services?: readonly ServiceName[],
+  ) {
     return publications.update(workspaceId, slug, {
       ...meta,
       document,
-      derived: await checked(workspaceId, document),
+      derived: await checked(workspaceId, document, services),
     });
   }
 
@@ -115,10 +138,12 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   async function pageOf(found: Found, origin: string) {
     const references = referencesOf(found);
-    const depends = await dependencyKey(refs, found.workspaceId, references);
+    const embeds = await embedsOf(refs, found.workspaceId, references);
+    const audience = { embeds, privatePage: found.item.visibility === 'private' };
+    const depends = dependencyKey(embeds);
     return cache.get(keyOf(found, `page ${found.item.visibility} ${origin} ${depends}`), async () => {
       const [resolved, card] = await Promise.all([
-        resolveReferences(refs, found.workspaceId, references, origin),
+        resolveReferences(refs, found.workspaceId, references, origin, audience),
         cardOf(found),
       ]);
       const base = `${origin}/a/${found.item.slug}`;
@@ -152,7 +177,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     });
   }
 
-  return {
+  const service = {
     publications,
     publish,
     update,
@@ -180,6 +205,18 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
       return { found, output: await cardOf(found) };
     },
   };
+  /** The service as a caller with these services uses it: publish and update embed only what they cover. */
+  function actingWith(services: readonly ServiceName[]): ArtifactApi {
+    return {
+      ...service,
+      actingWith,
+      publish: (ws: string, body: PublishArtifactBody) => publish(ws, body, services),
+      update: (ws: string, slug: string, body: UpdateArtifactBody) => update(ws, slug, body, services),
+    };
+  }
+  return { ...service, actingWith };
 }
+
+type ArtifactApi = ReturnType<typeof createArtifactService>;
 
 export type ArtifactService = ReturnType<typeof createArtifactService>;

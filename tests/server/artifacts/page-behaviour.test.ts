@@ -53,7 +53,7 @@ async function audioWithTranscript(key: string): Promise<{ asset: string; transc
 
 beforeAll(async () => {
   srv = await startTestServer(SLOW_MACHINE);
-  const key = await srv.createKey({ services: ['artifacts', 'assets'] });
+  const key = await srv.createKey({ services: ['artifacts', 'assets', 'transcription'] });
   const { asset, transcript } = await audioWithTranscript(key);
   const document = {
     children: [
