@@ -13,8 +13,18 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const entries = [
   { name: 'npm run serve', file: 'server/main.ts', usage: /^Usage: npm run serve -- /, flag: '--port <n>' },
   { name: 'npm start', file: 'scripts/start.ts', usage: /^Usage: npm start -- /, flag: '--port <n>' },
-  { name: 'npm run folio', file: 'server/cli/main.ts', usage: /^Usage: npm run folio -- /, flag: '--data-dir' },
-  { name: 'npm run sync', file: 'server/sync-cli.ts', usage: /^Usage: npm run sync -- /, flag: '--workspace' },
+  {
+    name: 'npm run folio',
+    file: 'server/cli/main.ts',
+    usage: /^Usage: npm run folio -- /,
+    flag: '--data-dir',
+  },
+  {
+    name: 'npm run sync',
+    file: 'server/sync-cli.ts',
+    usage: /^Usage: npm run sync -- /,
+    flag: '--workspace',
+  },
 ];
 
 type Ran = { code: number; stdout: string; stderr: string };
@@ -38,16 +48,19 @@ beforeAll(async () => {
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 describe.each(entries)('$name', ({ file, usage, flag }) => {
-  it.each(['--help', '-h'])('%s prints the usage on stdout and exits 0 without doing anything', async (help) => {
-    const dataDir = join(scratch, `help-${file.replace(/\W/g, '-')}${help}`);
-    const ran = await run(file, [help], dataDir);
-    expect(ran).toMatchObject({ code: 0, stderr: '' });
-    expect(ran.stdout).toMatch(usage);
-    expect(ran.stdout).toContain(flag);
-    expect(ran.stdout).toMatch(/-h, --help/);
-    expect(ran.stdout).not.toMatch(/^(Folio listening on http|dashboard: built|Syncing ")/m);
-    expect(existsSync(dataDir)).toBe(false);
-  });
+  it.each(['--help', '-h'])(
+    '%s prints the usage on stdout and exits 0 without doing anything',
+    async (help) => {
+      const dataDir = join(scratch, `help-${file.replace(/\W/g, '-')}${help}`);
+      const ran = await run(file, [help], dataDir);
+      expect(ran).toMatchObject({ code: 0, stderr: '' });
+      expect(ran.stdout).toMatch(usage);
+      expect(ran.stdout).toContain(flag);
+      expect(ran.stdout).toMatch(/-h, --help/);
+      expect(ran.stdout).not.toMatch(/^(Folio listening on http|dashboard: built|Syncing ")/m);
+      expect(existsSync(dataDir)).toBe(false);
+    },
+  );
 
   it('an unknown flag prints the problem and the usage on stderr and exits 2', async () => {
     const dataDir = join(scratch, `bogus-${file.replace(/\W/g, '-')}`);
