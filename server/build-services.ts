@@ -15,12 +15,14 @@ import { createModelStore } from './capabilities/models/model-store.js';
 import { createModelManager } from './capabilities/models/service.js';
 import { createRenderCache } from './capabilities/publishing/render-cache.js';
 import { createRenderPool } from './capabilities/publishing/render-pool.js';
+import { sweepUnfinished } from './capabilities/publishing/unfinished.js';
 import { createRealtimeService } from './capabilities/realtime/service.js';
 import { createReferenceService } from './capabilities/reference/service.js';
 import type { SecretBox } from './capabilities/sync/key-vault.js';
 import { createSyncService } from './capabilities/sync/service.js';
 import { createTranscriptService } from './capabilities/transcripts/service.js';
 import { createActiveEngine } from './capabilities/whisper/active-engine.js';
+import { ffmpegChooser } from './capabilities/whisper/ffmpeg-binary.js';
 import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
 import type { CredentialResolvers } from './http/authenticate.js';
@@ -49,6 +51,7 @@ export function buildServices(
     threads: config.whisperThreads,
     workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
+    decoder: { ffmpeg: ffmpegChooser(config.ffmpeg), maxSeconds: config.limits.audioSeconds },
     log,
   });
   const models = createModelManager({ dataDir: config.dataDir, modelStore, active: engine });
@@ -177,7 +180,15 @@ export async function startServices({ engine, transcripts, sync }: Services): Pr
 }
 
 /** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({ identity, assets, chunkedUploads, realtime, sync, config }: Services): Sweep[] {
+export function sweepsOf({
+  identity,
+  assets,
+  chunkedUploads,
+  realtime,
+  sync,
+  config,
+  store,
+}: Services): Sweep[] {
   // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
   // the store: there every sweep keeps the grace.
   const idleAtStart = (startup: boolean) => startup && !config.database;
@@ -194,6 +205,10 @@ export function sweepsOf({ identity, assets, chunkedUploads, realtime, sync, con
       return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
     },
     async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
+    // Only at start: a publish killed between its two writes is over then (sync hides its version meanwhile).
+    async (startup) => ({
+      'versions of publishes never finished': startup ? await sweepUnfinished(store, graceMs(startup)) : 0,
+    }),
     () => sync.hosted.sweep(),
   ];
 }

@@ -19,6 +19,8 @@ const Config = z.object({
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
   /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
   whisperWorker: z.string().optional(),
+  /** The ffmpeg that decodes uploads; default `ffmpeg` on PATH when 5.0 or newer (README "Audio decoding"). */
+  ffmpeg: z.string().min(1).optional(),
   /** Names besides the loopback ones that may appear in Host, for a hosted instance. */
   allowedHosts: z.array(z.string()).default([]),
   /** A hosted instance's address as browsers see it (https://folio.example.com): links, Host, Origin, Secure cookies. */
@@ -54,6 +56,8 @@ const Config = z.object({
       /** After an early answer, how much of the unread request body is read and dropped, and for how long. */
       drainBytes: z.number().default(64 << 20),
       drainMs: z.number().default(10_000),
+      /** The longest recording decoded for transcription; default 4 hours (decode-audio.ts). */
+      audioSeconds: z.number().int().min(1).optional(),
     })
     .default({
       jsonBytes: 1 << 20,
@@ -196,6 +200,11 @@ export const serveFlags = {
     type: 'boolean',
     help: 'Do not fsync writes: faster, less safe on power loss (FOLIO_FSYNC=0)',
   },
+  ffmpeg: {
+    type: 'string',
+    value: '<path>',
+    help: 'The ffmpeg that decodes uploads (FOLIO_FFMPEG; ffmpeg 5.0+ on PATH)',
+  },
   'public-url': {
     type: 'string',
     value: '<url>',
@@ -213,6 +222,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
     whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
+    ffmpeg: values.ffmpeg ?? (env.FOLIO_FFMPEG || undefined),
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     agentFileRoots: values['agent-file-root'] ?? env.FOLIO_AGENT_FILE_ROOTS?.split(delimiter).filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
@@ -243,6 +253,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     limits: {
       rateLimitPerMinute: numberOr(env.FOLIO_RATE_LIMIT_PER_MINUTE),
       rateLimitBurst: numberOr(env.FOLIO_RATE_LIMIT_BURST),
+      audioSeconds: numberOr(env.FOLIO_MAX_AUDIO_SECONDS),
     },
     logFormat: env.FOLIO_LOG_FORMAT || undefined,
     smtp: env.FOLIO_SMTP_URL

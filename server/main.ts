@@ -1,6 +1,7 @@
 // Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines;
 // `--print-mcp-config <client>` prints an MCP client's config instead of starting, `--help` the usage.
 import { printMcpConfig, takePrintRequest } from './capabilities/mcp/print-config.js';
+import { describeFfmpeg } from './capabilities/whisper/ffmpeg-binary.js';
 import { readCommandLine } from './cli/command-line.js';
 import { serveCommand } from './cli/serve-command.js';
 import { configFromProcess } from './config.js';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
   console.log(`Owner sign-in: ${ownerLink}`);
   console.log(`Data: ${config.dataDir}`);
   console.log(`Storage: ${server.services.store.backend}, node ${server.config.nodeId}`);
+  void server.services.engine.ffmpeg().then(
+    (ffmpeg) => console.log(`Audio decoder: ${describeFfmpeg(ffmpeg)}`),
+    (error: Error) =>
+      console.log(`Audio decoder: none usable, ${error.message.replace(/^could not decode audio: /, '')}`),
+  );
   const stop = async () => {
     await server.close();
     process.exit(0);

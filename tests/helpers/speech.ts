@@ -1,7 +1,6 @@
-/** Speech clips for engine tests: espeak-ng (required, CI installs it) re-encoded by ffmpeg. */
+/** Speech clips for engine tests: espeak-ng and ffmpeg (required, CI installs both) make and re-encode them. */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ffmpegPath } from '../../server/capabilities/whisper/decode-audio.js';
 
 export const formats = {
   mp3: ['-c:a', 'libmp3lame'],
@@ -18,7 +17,7 @@ export function speak(dir: string, name: string, text: string): string {
 }
 
 export function encode(wav: string, out: string, codec: readonly string[], extra: string[] = []): string {
-  execFileSync(ffmpegPath(), ['-nostdin', '-v', 'error', '-y', '-i', wav, ...extra, ...codec, out]);
+  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', wav, ...extra, ...codec, out]);
   return out;
 }
 

@@ -8,8 +8,9 @@ import { readModelHeader } from '../models/model-header.js';
 import type { ModelStore } from '../models/model-store.js';
 import { modelsDir } from '../models/models-dir.js';
 import { EngineError } from './errors.js';
+import { ffmpegChooser } from './ffmpeg-binary.js';
 import type { WhisperEngine } from './types.js';
-import { createWhisperEngine } from './whisper-engine.js';
+import { type AudioDecoder, createWhisperEngine } from './whisper-engine.js';
 
 export interface ActiveEngineDeps {
   modelStore: ModelStore;
@@ -20,6 +21,8 @@ export interface ActiveEngineDeps {
   /** The worker binary, where it is not in the checkout's build/whisper/ (a packaged app). */
   workerPath?: string;
   tmpDir: string;
+  /** Which ffmpeg decodes uploads and the longest recording; the engine's default when not given (tests). */
+  decoder?: AudioDecoder;
   log: (line: string) => void;
   /** For tests: a fake engine instead of the whisper.cpp worker. */
   createEngine?: (modelPath: string) => WhisperEngine;
@@ -31,6 +34,7 @@ export const NO_MODEL_MESSAGE =
 export function createActiveEngine(deps: ActiveEngineDeps) {
   let override = deps.overridePath;
   let current: { path: string; engine: WhisperEngine } | undefined;
+  const decoder = deps.decoder ?? { ffmpeg: ffmpegChooser(undefined) };
   const build =
     deps.createEngine ??
     ((modelPath: string) =>
@@ -39,6 +43,7 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
         threads: deps.threads,
         tmpDir: deps.tmpDir,
         workerPath: deps.workerPath,
+        decoder,
       }));
 
   /** The path of the model to use, or undefined when none is configured. */
@@ -108,6 +113,8 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
     useInstalled,
     close,
     overridden: () => Boolean(override),
+    /** The ffmpeg that decodes uploads; rejects with what to install when there is none to use. */
+    ffmpeg: decoder.ffmpeg,
   };
 }
 

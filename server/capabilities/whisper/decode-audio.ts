@@ -1,81 +1,129 @@
-/** Any audio/video file -> raw float32 16 kHz mono PCM, via ffmpeg spawned without a shell. */
+/**
+ * Any audio/video file -> raw float32 16 kHz mono PCM, via ffmpeg spawned without a shell. The file is untrusted, so
+ * the decode is bounded: the file protocol only (a playlist inside an upload cannot fetch a URL), one decoding
+ * thread, output capped at the longest recording allowed (a tiny file can claim days of audio), and a wall-clock
+ * limit. Crossing a limit kills ffmpeg and fails this one decode with an error that says which limit.
+ */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AudioDecodeError, TranscriptionAbortedError } from './errors.js';
 
 export const SAMPLE_RATE = 16_000;
+const BYTES_PER_SECOND = SAMPLE_RATE * 4;
+/** The longest recording decoded unless configured (FOLIO_MAX_AUDIO_SECONDS): 4 h, 922 MB of PCM. */
+export const DEFAULT_MAX_AUDIO_SECONDS = 4 * 3600;
 
-let cachedFfmpeg: string | undefined;
-
-/** The static binary from @ffmpeg-installer/ffmpeg when present, else `ffmpeg` from PATH. */
-export function ffmpegPath(): string {
-  if (cachedFfmpeg) return cachedFfmpeg;
-  try {
-    const installed = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string };
-    cachedFfmpeg = existsSync(installed.path) ? installed.path : 'ffmpeg';
-  } catch {
-    cachedFfmpeg = 'ffmpeg';
-  }
-  return cachedFfmpeg;
-}
+export type DecodeOptions = {
+  /** The ffmpeg binary (ffmpeg-binary.ts chooses it). */
+  ffmpeg: string;
+  /** The longest recording accepted: more decoded audio than this fails the decode. */
+  maxSeconds?: number;
+  /** Wall-clock limit; by default 30 s plus a tenth of maxSeconds (decoding runs far faster than real time). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
 
 /** Decodes `inputPath` into `outPcmPath`; returns the duration in seconds. */
 export async function decodeAudio(
   inputPath: string,
   outPcmPath: string,
-  { signal }: { signal?: AbortSignal } = {},
+  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, signal }: DecodeOptions,
 ): Promise<{ duration: number }> {
   if (signal?.aborted) throw new TranscriptionAbortedError();
-  // "file:" stops ffmpeg reading a name such as "-x" or "pipe:1" as an option or protocol
-  const args = [
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    `file:${resolve(inputPath)}`,
-    '-vn',
-    '-ar',
-    String(SAMPLE_RATE),
-    '-ac',
-    '1',
-    '-f',
-    'f32le',
-    `file:${resolve(outPcmPath)}`,
-  ];
-  await runFfmpeg(args, signal);
-  const { size } = await stat(outPcmPath);
+  const limits = {
+    maxBytes: maxSeconds * BYTES_PER_SECOND,
+    timeoutMs: timeoutMs ?? 30_000 + maxSeconds * 100,
+  };
+  const size = await runFfmpeg(ffmpeg, decodeArgs(inputPath, maxSeconds), outPcmPath, limits, signal);
   if (size === 0) throw new AudioDecodeError('could not decode audio: the file has no audio samples');
-  return { duration: size / 4 / SAMPLE_RATE };
+  return { duration: size / BYTES_PER_SECOND };
 }
 
-function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stderr.length < 8192) stderr += chunk;
-    });
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (err) =>
-      fail(new AudioDecodeError(`could not decode audio: cannot run ffmpeg (${err.message})`)),
-    );
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) fail(new TranscriptionAbortedError());
-      else if (code === 0) done();
-      else
-        fail(
-          new AudioDecodeError(
-            `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with code ${code}`}`,
-          ),
-        );
-    });
+function decodeArgs(inputPath: string, maxSeconds: number): string[] {
+  return [
+    ...['-nostdin', '-hide_banner', '-v', 'error'],
+    // input: the file protocol only (no http, tcp, data: ... named in a playlist), one thread
+    ...['-protocol_whitelist', 'file', '-threads', '1'],
+    // "file:" stops ffmpeg reading a name such as "-x" or "pipe:1" as an option or protocol
+    ...['-i', `file:${resolve(inputPath)}`],
+    // a second past the limit, so that crossing it shows in the byte count even if ffmpeg stops itself
+    ...['-vn', '-sn', '-dn', '-ar', String(SAMPLE_RATE), '-ac', '1', '-t', String(maxSeconds + 1)],
+    ...['-f', 'f32le', 'pipe:1'],
+  ];
+}
+
+type Limits = { maxBytes: number; timeoutMs: number };
+
+/** Runs ffmpeg with its output streamed into `outPath`; resolves the bytes written. */
+async function runFfmpeg(
+  ffmpeg: string,
+  args: string[],
+  outPath: string,
+  { maxBytes, timeoutMs }: Limits,
+  signal?: AbortSignal,
+): Promise<number> {
+  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stopped: Error | undefined;
+  const stop = (reason: Error) => {
+    stopped ??= reason;
+    child.kill('SIGKILL');
+  };
+  const timer = setTimeout(() => stop(tookTooLong(timeoutMs)), timeoutMs);
+  const onAbort = () => stop(new TranscriptionAbortedError());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const stderr = firstBytesOf(child.stderr, 8192);
+  let bytes = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      bytes += chunk.length;
+      if (bytes <= maxBytes) return next(null, chunk);
+      stop(tooLong(maxBytes));
+      next();
+    },
   });
+  const exited = new Promise<number | null>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', done);
+  });
+  const [exit, written] = await Promise.allSettled([
+    exited,
+    pipeline(child.stdout, cap, createWriteStream(outPath)),
+  ]);
+  clearTimeout(timer);
+  signal?.removeEventListener('abort', onAbort);
+  if (stopped) throw stopped;
+  if (exit.status === 'rejected')
+    throw new AudioDecodeError(
+      `could not decode audio: cannot run ffmpeg (${(exit.reason as Error).message})`,
+    );
+  if (exit.value !== 0)
+    throw new AudioDecodeError(
+      `could not decode audio: ${firstErrorLine(stderr()) ?? `ffmpeg exited with code ${exit.value}`}`,
+    );
+  if (written.status === 'rejected') throw written.reason;
+  return bytes;
+}
+
+const tooLong = (maxBytes: number) =>
+  new AudioDecodeError(
+    `could not decode audio: it is longer than the ${maxBytes / BYTES_PER_SECOND} seconds a recording may last`,
+  );
+
+const tookTooLong = (timeoutMs: number) =>
+  new AudioDecodeError(
+    `could not decode audio: ffmpeg did not finish within ${Math.round(timeoutMs / 1000)} s, so it was stopped`,
+  );
+
+function firstBytesOf(stream: NodeJS.ReadableStream, max: number): () => string {
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    if (text.length < max) text += chunk;
+  });
+  return () => text;
 }
 
 function firstErrorLine(stderr: string): string | undefined {

@@ -5,6 +5,7 @@ export type EngineErrorCode =
   | 'model_invalid'
   | 'worker_crashed'
   | 'bad_language'
+  | 'decoder_missing'
   | 'failed';
 
 const statusByCode: Record<EngineErrorCode, number> = {
@@ -13,6 +14,7 @@ const statusByCode: Record<EngineErrorCode, number> = {
   model_invalid: 503,
   worker_crashed: 500,
   bad_language: 400,
+  decoder_missing: 503,
   failed: 500,
 };
 

@@ -7,6 +7,7 @@ import { findCatalogModel } from '../models/catalog.js';
 import { InvalidModelError, readModelHeader } from '../models/model-header.js';
 import { decodeAudio, SAMPLE_RATE } from './decode-audio.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
+import { type Ffmpeg, ffmpegChooser } from './ffmpeg-binary.js';
 import { createSegmentNormalizer } from './segment-normalizer.js';
 import type { EngineResult, Segment, TranscribeOptions, WhisperEngine } from './types.js';
 import { createWorkerProcess } from './worker-process.js';
@@ -20,7 +21,11 @@ export interface WhisperEngineOptions {
   tmpDir: string;
   /** DTW word timing preset; defaults to the catalog name of a standard model file ("ggml-base.en.bin" -> "base.en"). */
   dtwPreset?: string;
+  /** How files are decoded: which ffmpeg (default: the one on PATH, 5.0 or newer) and the longest recording. */
+  decoder?: AudioDecoder;
 }
+
+export type AudioDecoder = { ffmpeg: () => Promise<Ffmpeg>; maxSeconds?: number };
 
 export const defaultWorkerPath = fileURLToPath(
   new URL('../../../build/whisper/folio-whisper-worker', import.meta.url),
@@ -30,6 +35,7 @@ export const defaultWorkerPath = fileURLToPath(
 export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngine {
   const workerPath = options.workerPath ?? defaultWorkerPath;
   const dtwPreset = options.dtwPreset ?? findCatalogModel(basename(options.modelPath))?.name;
+  const decoder = options.decoder ?? { ffmpeg: ffmpegChooser(undefined) };
   const worker = createWorkerProcess({
     workerPath,
     modelPath: options.modelPath,
@@ -64,7 +70,9 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     await ready();
     const pcmPath = await tempPcmPath();
     try {
-      const { duration } = await decodeAudio(path, pcmPath, { signal: opts.signal });
+      const { path: ffmpeg } = await decoder.ffmpeg();
+      const { maxSeconds } = decoder;
+      const { duration } = await decodeAudio(path, pcmPath, { ffmpeg, maxSeconds, signal: opts.signal });
       return await runJob(pcmPath, duration, opts);
     } finally {
       await rm(pcmPath, { force: true });
