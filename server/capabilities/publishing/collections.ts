@@ -42,6 +42,8 @@ export type VersionRecord = {
   /** What the kind derived when checking the document (a diagram's size, an artifact's references). */
   derived?: Record<string, unknown>;
   createdAt: string;
+  /** When it arrived here by sync; absent on a version published here (unfinished.ts). */
+  receivedAt?: string;
 };
 
 const specs = new Map<Kind, ReturnType<typeof specsFor>>();

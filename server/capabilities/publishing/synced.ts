@@ -42,6 +42,7 @@ export function createSyncedPublications({ store, kind }: { store: Store; kind: 
       publicationId,
       version: number,
       ...fields,
+      receivedAt: new Date().toISOString(),
     };
     let written: Stored<VersionRecord> | undefined;
     if (ifSeq === 0)

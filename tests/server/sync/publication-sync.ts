@@ -14,7 +14,7 @@ export const diagramSvg = (label: string) =>
   `<svg viewBox="0 0 200 60"><rect class="node" x="0" y="0" width="200" height="60" rx="8"/><text class="label" x="100" y="30">${label}</text></svg>`;
 
 /** A push as any client of the protocol could send it, bypassing the desktop's own sync. */
-export const pushDirectly = (p: SyncPair, records: Json[]) =>
+export const pushDirectly = (p: Pick<SyncPair, 'hosted' | 'hostedKey'>, records: Json[]) =>
   p.hosted.as({ bearer: p.hostedKey.bearer })('/api/v1/sync/push', {
     method: 'POST',
     headers: { 'idempotency-key': batchKey(records as PushItem[]) },
@@ -22,7 +22,7 @@ export const pushDirectly = (p: SyncPair, records: Json[]) =>
   });
 
 /** A new version (`<id>@<n>`, never seen by the server) as a push item, hashed as the sender's kinds hash it. */
-export function newVersion(p: SyncPair, kind: SyncKind, id: string, record: Json): Json {
+export function newVersion(p: Pick<SyncPair, 'hosted'>, kind: SyncKind, id: string, record: Json): Json {
   return { kind, id, rev: 1, baseSeq: 0, sha256: p.hosted.services.sync.kinds.hash(kind, record), record };
 }
 

@@ -2,7 +2,7 @@
 // attempt failed, planned with the server, blobs sent, records pushed over the version each was based on. A
 // conflict keeps the local version as a copy and takes the server's. The cursor moves only once a page is settled.
 import pMap from 'p-map';
-import type { Row } from '../../../store/types.js';
+import type { Change, Row } from '../../../store/types.js';
 import { sha256Hex } from '../content-hash.js';
 import type { KindAdapter, Payload } from '../kinds/types.js';
 import {
@@ -46,26 +46,34 @@ export async function pushPhase(ctx: RunContext): Promise<void> {
   const collections = kinds.list.map((k) => k.collection.name);
   for (;;) {
     const page = await store.changes(workspaceId, { since, limit: PAGE, collections });
+    const { changes, waitAt } = await kinds.syncable(workspaceId, page.changes);
     const found = new Map<string, Candidate>();
-    for (const change of page.changes) {
+    for (const change of [...changes, ...(await retried(ctx, retries.splice(0)))]) {
       const adapter = kinds.ofCollection(change.collection)!;
+      const key = `${adapter.kind}:${change.id}`;
+      if (found.has(key)) continue;
       const candidate = await candidateOf(ctx, adapter, change.id, change.seq, change.row ?? undefined);
-      if (candidate) found.set(`${adapter.kind}:${change.id}`, candidate);
-    }
-    for (const retry of retries.splice(0)) {
-      if (found.has(retry.id)) continue;
-      const adapter = kinds.of(retry.kind);
-      const collection = store.collection(adapter.collection, workspaceId);
-      const row = await collection.get(retry.recordId);
-      const seq = row?.seq ?? (await collection.tombstone(retry.recordId)) ?? 0;
-      const candidate = await candidateOf(ctx, adapter, retry.recordId, seq, row);
-      if (candidate) found.set(retry.id, candidate);
+      if (candidate) found.set(key, candidate);
     }
     await pushCandidates(ctx, [...found.values()]);
-    since = page.next;
+    // A change that must wait (a publish still under way) holds the position before it, as the hosted feed does.
+    since = waitAt === undefined ? page.next : waitAt - 1;
     if (since > saved) await book.saveSettings({ localSince: since }); // a full re-plan re-reads, then moves on
-    if (!page.more) return;
+    if (!page.more || waitAt !== undefined) return;
   }
+}
+
+/** Records whose last push failed, as changes of the local feed, less those that may not sync. */
+async function retried(ctx: RunContext, retries: Awaited<ReturnType<RunContext['book']['withErrors']>>) {
+  const changes: Change[] = [];
+  for (const retry of retries) {
+    const adapter = ctx.kinds.of(retry.kind);
+    const collection = ctx.store.collection(adapter.collection, ctx.workspaceId);
+    const row = (await collection.get(retry.recordId)) ?? null;
+    const seq = row?.seq ?? (await collection.tombstone(retry.recordId)) ?? 0;
+    changes.push({ collection: adapter.collection.name, id: retry.recordId, seq, row });
+  }
+  return (await ctx.kinds.syncable(ctx.workspaceId, changes)).changes;
 }
 
 /** A record to push, or undefined when the server already has this version or it cannot sync (yet). */

@@ -1,5 +1,6 @@
 // Pull: the workspace's change feed as sync records, oldest first. Only kinds the key's services cover; a record not
-// ready to sync (a transcript still running) is left out until its next change makes it ready.
+// ready to sync (a transcript still running) is left out until its next change makes it ready; a write left half
+// done is left out, and the page stops before it while it may still be finished (kinds' `syncable`).
 import { conflict } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
@@ -33,9 +34,10 @@ export function createFeed({ store, kinds }: { store: Store; kinds: Kinds }) {
       throw conflict(
         `since=${query.since} is past this workspace's feed (head ${page.head}): it is not the feed you synced with; pull again from 0`,
       );
+    const { changes: syncable, waitAt } = await kinds.syncable(workspaceId, page.changes);
     const out: SyncChange[] = [];
     let bytes = 0;
-    for (const change of page.changes) {
+    for (const change of syncable) {
       const adapter = kinds.ofCollection(change.collection)!;
       if (change.row && !adapter.ready(change.row)) continue;
       const record = change.row ? adapter.payload(change.row) : null;
@@ -58,10 +60,11 @@ export function createFeed({ store, kinds }: { store: Store; kinds: Kinds }) {
         };
       out.push(item);
     }
+    // A change that must wait holds the page before it: a reader that moved past it would never meet it again.
     return {
       changes: out,
-      next: page.next,
-      more: page.more,
+      next: waitAt === undefined ? page.next : waitAt - 1,
+      more: waitAt === undefined && page.more,
       head: page.head,
       skipped: skippedKinds(services),
     };

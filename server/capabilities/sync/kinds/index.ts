@@ -1,7 +1,7 @@
 // The kinds that sync, in the order a page of them is written: an asset before the transcript or chart that refers
 // to it, a publication's versions before the item, diagrams and charts before the artifacts that embed them.
 import pMap from 'p-map';
-import type { Store } from '../../../store/types.js';
+import type { Change, Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import { contentHash } from '../content-hash.js';
@@ -32,6 +32,31 @@ export function createKinds(
     hash: (kind: SyncKind, payload: Payload | null | undefined) =>
       payload ? contentHash(kind, byKind.get(kind)!.hashed(payload)) : DELETED,
     order: (kind: SyncKind) => rank.get(kind) ?? list.length,
+    /**
+     * The changes that may sync, in their order, up to the first that must wait (a write left half done that may
+     * still be finished); `waitAt` is that one's seq, before which a feed stops.
+     */
+    async syncable<C extends Change>(
+      workspaceId: string,
+      changes: C[],
+    ): Promise<{ changes: C[]; waitAt?: number }> {
+      const verdicts = new Map<string, 'wait' | 'skip'>();
+      for (const adapter of list) {
+        const rows = changes
+          .filter((c) => c.row && c.collection === adapter.collection.name)
+          .map((c) => c.row!);
+        if (!adapter.withheld || rows.length === 0) continue;
+        for (const [id, verdict] of await adapter.withheld(workspaceId, rows))
+          verdicts.set(`${adapter.collection.name}:${id}`, verdict);
+      }
+      const out: C[] = [];
+      for (const change of changes) {
+        const verdict = change.row ? verdicts.get(`${change.collection}:${change.id}`) : undefined;
+        if (verdict === 'wait') return { changes: out, waitAt: change.seq };
+        if (verdict !== 'skip') out.push(change);
+      }
+      return { changes: out };
+    },
     /**
      * Runs `write` over records in the order they must be written: kind after kind, and within a kind the records
      * of one lane (a publication's versions) one after another in position order, other records side by side.

@@ -10,11 +10,17 @@ import type { Store, Stored } from '../../../store/types.js';
 import type { ArtifactService } from '../../artifacts/service.js';
 import type { ChartService } from '../../charts/service.js';
 import type { DiagramService } from '../../diagrams/service.js';
-import { collectionsOf, type Kind, type PublicationRecord } from '../../publishing/collections.js';
+import {
+  collectionsOf,
+  type Kind,
+  type PublicationRecord,
+  type VersionRecord,
+} from '../../publishing/collections.js';
 import type { Publications } from '../../publishing/publications.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
 import { Slug } from '../../publishing/slugs.js';
 import { createSyncedPublications, type SyncedVersion } from '../../publishing/synced.js';
+import { unfinishedVersions } from '../../publishing/unfinished.js';
 import { type SyncKind, splitVersionId } from '../schema.js';
 import { type KindAdapter, type Payload, pickFields, Timestamp } from './types.js';
 
@@ -97,6 +103,8 @@ function adaptersOf(
     payload: (row) => pickFields(row, VERSION_FIELDS),
     hashed: (fields) => fields,
     ready: () => true,
+    withheld: (workspaceId, rows) =>
+      unfinishedVersions(store, collection, workspaceId, rows as VersionRecord[]),
     blobs: () => [],
     // Never throws: an id of the wrong form is the put's to refuse, as that record's own error.
     order: (id) => {

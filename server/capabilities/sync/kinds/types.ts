@@ -27,6 +27,11 @@ export interface KindAdapter {
   hashed(payload: Payload): Payload;
   /** False while the record is not in a state that syncs yet (a transcript still running). */
   ready(row: Row): boolean;
+  /**
+   * Rows of a write left half done (a publication version whose item was never written), by id: `wait` while the
+   * rest may still come, so a feed stops before them (their seq stays put when it does); `skip` once it cannot.
+   */
+  withheld?(workspaceId: string, rows: Row[]): Promise<Map<string, 'wait' | 'skip'>>;
   blobs(payload: Payload): BlobRef[];
   /** This instance's blob key for the bytes a row refers to. */
   blobKey?(workspaceId: string, row: Row): string;
