@@ -54,6 +54,16 @@ describe('chooseFfmpeg', () => {
     });
   });
 
+  it("finds Homebrew's ffmpeg on a Mac, whose apps opened from the Finder do not have it on PATH", async () => {
+    const probe = probeOf({ '/opt/homebrew/bin/ffmpeg': banner('7.1') });
+    expect(await chooseFfmpeg(undefined, probe, 'darwin')).toEqual({
+      path: '/opt/homebrew/bin/ffmpeg',
+      version: '7.1',
+      source: 'Homebrew',
+    });
+    await expect(chooseFfmpeg(undefined, probe, 'linux')).rejects.toThrow(/no ffmpeg found/);
+  });
+
   it('says to install ffmpeg when there is none', async () => {
     await expect(chooseFfmpeg(undefined, probeOf({}))).rejects.toMatchObject({
       status: 503,
