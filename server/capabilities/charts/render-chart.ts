@@ -71,7 +71,7 @@ export async function renderChart(input: ChartRenderInput): Promise<ChartRenderO
     const raster = rasterize(themed, sizeOf(themed), { background: chartBackground(theme), ...input.png });
     output.png = { bytes: raster.png, width: raster.width, height: raster.height };
   }
-  if (input.page) output.page = { light, dark: withoutValues(compile(spec, 'dark')) };
+  if (input.page) output.page = { light: withoutFunctions(light), dark: withoutValues(compile(spec, 'dark')) };
   return output;
 }
 
@@ -233,6 +233,20 @@ function parentOf(root: Record<string, unknown>, pointer: string): Record<string
     (node, key) => (node as Record<string, unknown>)[key] as Record<string, unknown>,
     root as unknown,
   ) as Record<string, unknown>;
+}
+
+/**
+ * The compiled spec as the JSON it is meant to be, after vega ran it: vega's selection functions cache field
+ * accessors (`getter` functions) on signal values (animated charts), which the page's JSON and the process
+ * boundary both drop or refuse. Rows are skipped.
+ */
+function withoutFunctions<T>(node: T): T {
+  if (typeof node !== 'object' || node === null) return node;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'function') delete (node as Record<string, unknown>)[key];
+    else if (key !== 'values') withoutFunctions(value);
+  }
+  return node;
 }
 
 /** The dark spec's datasets without their rows: the page fills them from the light spec by name. */

@@ -1,6 +1,7 @@
 /** SVG → PNG with resvg and the shipped fonts only (no system fonts): deterministic across machines. */
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FILES } from './fonts.js';
+import { withLayersOnCanvas } from './resvg-layers.js';
 import { tooLarge, unrenderable } from './render-failure.js';
 
 export const MAX_PNG_PIXELS = 4096 * 4096;
@@ -31,7 +32,7 @@ export function rasterize(svg: string, size: { width: number; height: number }, 
   const zoom = zoomFor(size.width, size.height, options);
   let rendered: ReturnType<Resvg['render']>;
   try {
-    rendered = new Resvg(svg, {
+    rendered = new Resvg(withLayersOnCanvas(svg), {
       font: RESVG_FONT,
       logLevel: 'off',
       fitTo: { mode: 'zoom', value: zoom },

@@ -2,6 +2,7 @@
 // vitest or a bundled build: it loads the TypeScript task modules named in FOLIO_RENDER_MODULES through tsx,
 // and answers each task as { value } or { failure } (a RenderFailure keeps its status across the process).
 import { setPriority } from 'node:os';
+import { serialize } from 'node:v8';
 import { tsImport } from 'tsx/esm/api';
 
 // Renders yield the CPU to the process that answers requests (ignored where the OS refuses).
@@ -18,7 +19,10 @@ export default async function runRenderTask({ task, input }) {
   const handler = tasks[task];
   if (!handler) return { failure: { status: 500, message: `unknown render task ${task}` } };
   try {
-    return { value: await handler(input) };
+    const value = await handler(input);
+    // a value that cannot cross to the server (a function, say) is this task's error, not the process's end
+    serialize(value);
+    return { value };
   } catch (error) {
     if (error && error.name === 'RenderFailure')
       return { failure: { status: error.status, message: error.message, details: error.details } };
