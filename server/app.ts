@@ -43,6 +43,8 @@ export type ServerSeams = {
   compactAtBytes?: number;
   compactionRetryMs?: number;
   secretBox?: SecretBox;
+  /** More render task modules, loaded after the product's (a test's task that crashes a render process). */
+  renderModules?: string[];
 };
 
 export async function createServer(
@@ -53,12 +55,12 @@ export async function createServer(
   const config = parseConfig(input as ConfigInput);
   const log = structuredLog(config, write);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const { secretBox, ...storeSeams } = seams;
+  const { secretBox, renderModules, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
-  const services = buildServices(config, store, lifecycle, log, { secretBox });
+  const services = buildServices(config, store, lifecycle, log, { secretBox, renderModules });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);

@@ -36,7 +36,7 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
-  extras: { secretBox?: SecretBox } = {},
+  extras: { secretBox?: SecretBox; renderModules?: string[] } = {},
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -100,13 +100,14 @@ export function buildServices(
     await transcripts.close();
     await engine.close();
   });
-  // Publishing: layout, charts, rasterizing and pages render in worker threads; outputs cached per version.
+  // Publishing: layout, charts, rasterizing and pages render in child processes; outputs cached per version.
   const renderPool = createRenderPool({
-    modules: renderTaskModules,
+    modules: [...renderTaskModules, ...(extras.renderModules ?? [])],
     threads: config.render.threads,
     taskTimeoutMs: config.render.taskTimeoutMs,
+    maxHeapMb: config.render.maxHeapMb,
   });
-  // Not warmed at start: a render worker holds ~100 MB, which a desktop that never publishes should not pay. The
+  // Not warmed at start: a render process holds ~100 MB, which a desktop that never publishes should not pay. The
   // first render starts it; it stops again after a minute idle.
   lifecycle.onClose(() => renderPool.close());
   const cache = createRenderCache({ maxBytes: config.render.cacheBytes });

@@ -68,18 +68,22 @@ const Config = z.object({
       drainBytes: 64 << 20,
       drainMs: 10_000,
     }),
-  /** The render pool (diagrams, charts, artifacts): worker threads, time per render, cached output bytes. */
+  /**
+   * The render pool (diagrams, charts, artifacts): render processes, time and V8 heap per render, cached
+   * output bytes.
+   */
   render: z
     .object({
       threads: z.number().int().min(1).max(16).optional(),
       taskTimeoutMs: z.number().int().min(100).default(20_000),
+      maxHeapMb: z.number().int().min(32).default(1024),
       cacheBytes: z
         .number()
         .int()
         .min(0)
         .default(256 << 20),
     })
-    .default({ taskTimeoutMs: 20_000, cacheBytes: 256 << 20 }),
+    .default({ taskTimeoutMs: 20_000, maxHeapMb: 1024, cacheBytes: 256 << 20 }),
   quiet: z.boolean().default(false),
   /** Hosted mode: records in PostgreSQL (FOLIO_DATABASE_URL). Without it, records are files in dataDir. */
   database: z

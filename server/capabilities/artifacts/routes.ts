@@ -8,7 +8,7 @@ import type { Services } from '../../services.js';
 import { publicationRoutes } from '../publishing/publication-routes.js';
 import { SlugParams } from '../publishing/schema.js';
 import { serveRendered } from '../publishing/serve-rendered.js';
-import { MAX_DOCUMENT_DEPTH } from './document-depth.js';
+import { MAX_DOCUMENT_DEPTH } from '../publishing/document-depth.js';
 import { servicesOf } from './embed-scope.js';
 import {
   ArtifactDocument,

@@ -18,7 +18,7 @@ import type { RenderPool } from '../publishing/render-pool.js';
 import { rendered } from '../publishing/serve-rendered.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { CATALOG } from './catalog/index.js';
-import { assertDocumentDepth } from './document-depth.js';
+import { assertDocumentDepth } from '../publishing/document-depth.js';
 import { forbiddenEmbeds, isScopeIssue } from './embed-scope.js';
 import {
   checkReferences,

@@ -1,9 +1,10 @@
 /**
- * How deep an artifact document may nest, checked before anything walks it: handing a document to a render
- * process serializes it recursively, so a 10,000-deep one overflowed the stack (docs/publishing.md).
+ * How deep a published document (artifact, chart, diagram) may nest, checked before anything walks it: handing
+ * a document to a render process serializes it recursively, so a 10,000-deep one overflowed the stack
+ * (docs/publishing.md).
  */
 import { badRequest } from '../../http/errors.js';
-import type { Issue } from '../publishing/render-failure.js';
+import type { Issue } from './render-failure.js';
 
 /**
  * Objects and arrays nested in one document, the document itself being level 1. A page at the component

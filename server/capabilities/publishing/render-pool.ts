@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Tinypool } from 'tinypool';
 import { HttpError, serviceUnavailable, unprocessable } from '../../http/errors.js';
+import { assertDocumentDepth } from './document-depth.js';
 
 export type RenderPoolOptions = {
   /** file:// URLs of modules that export `renderTasks: Record<string, (input) => output>`. */
@@ -73,9 +74,12 @@ export function createRenderPool(options: RenderPoolOptions) {
    * bound starts once a process is up: loading the renderers on a busy machine is not the document's fault.
    */
   async function run<T>(task: string, input: unknown): Promise<T> {
+    assertDocumentDepth(input); // crossing to the render process copies the input recursively
     const starting = workerStarting();
-    if (starting) await starting;
-    if (pool.queueSize >= maxQueue) throw serviceUnavailable('The renderer is busy; try again in a few seconds');
+    if (starting)
+      await starting.catch((error) => Promise.reject(describeCrash(error, task, false, taskTimeoutMs)));
+    if (pool.queueSize >= maxQueue)
+      throw serviceUnavailable('The renderer is busy; try again in a few seconds');
     const signal = AbortSignal.timeout(taskTimeoutMs);
     let answer: TaskAnswer;
     try {
@@ -120,7 +124,8 @@ function describeCrash(error: unknown, task: string, timedOut: boolean, taskTime
   if (timedOut)
     return unprocessable(`Rendering took longer than ${taskTimeoutMs / 1000} s; make the ${thing} smaller`);
   const message = error instanceof Error ? error.message : String(error);
-  if (/queue is at limit/i.test(message)) return serviceUnavailable('The renderer is busy; try again shortly');
+  if (/queue is at limit/i.test(message))
+    return serviceUnavailable('The renderer is busy; try again shortly');
   if (/exited unexpectedly/i.test(message))
     return unprocessable(
       `The renderer stopped while drawing this ${thing} (it crashed or ran out of memory); nothing was kept, and the next render starts a fresh renderer`,

@@ -49,7 +49,7 @@ describe('render pool', () => {
   });
 
   it("passes an unexpected exception's own message and stack on, for the log", async () => {
-    const error = await pool.run('test.throw', {}).catch((e: Error) => e);
+    const error = (await pool.run('test.throw', {}).catch((e: unknown) => e)) as Error;
     expect(error).not.toBeInstanceOf(HttpError);
     expect(error.message).toContain('the renderer met something odd');
     expect(error.stack).toContain('pool-tasks.ts');
