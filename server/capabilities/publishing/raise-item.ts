@@ -23,11 +23,15 @@ export async function raiseItem(
     updatedAt: version.createdAt,
   } as Partial<PublicationRecord>;
   // Each miss is another write that landed in between: read again and raise over it, unless it went further.
-  for (;;) {
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
     const item = await items.get(version.publicationId);
     if (!item || item.version > version.version) return undefined;
     const ownSeq = item.ownSeq ?? item.seq;
     const raised = await items.update(item.id, { ...latest, ownSeq }, { if: { seq: item.seq } });
     if (raised) return raised;
   }
+  // Never lose the raise to a crowd of writers: raised without keeping the seq, a later push may only conflict.
+  return items.update(version.publicationId, latest, { if: { version: { lte: version.version } } });
 }
+
+const MAX_TRIES = 50;

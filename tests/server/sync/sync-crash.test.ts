@@ -1,8 +1,9 @@
 // The sync CLI killed (SIGKILL) mid-work, as a laptop lid closes or a process dies: an interrupted large blob
 // resumes from its last part, and a workspace of 1,000 assets, 20 transcripts and versioned diagrams, charts and
-// artifacts that keeps changing on both sides syncs through 20 kills at random points to an end state that,
-// compared item by item (bytes hashes, names, tags, words, every version), has nothing missing, nothing twice and
-// no conflict a crash made up; one more run changes nothing.
+// artifacts that keeps changing on both sides (new versions archived in the same round, publishes killed between
+// their version and their item) syncs through 20 kills at random points to an end state that, compared item by
+// item (bytes hashes, names, tags, words, every version, archive flags), has nothing missing, nothing twice, no
+// half-written publish and no conflict a crash made up; one more run changes nothing.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkedUploads } from '../../../server/capabilities/chunked-uploads/collections.js';
+import { collectionsOf } from '../../../server/capabilities/publishing/collections.js';
 import { stagedBlobs } from '../../../server/capabilities/sync/collections.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -216,6 +218,34 @@ describe('sync killed mid-work', () => {
       await connect(desktop, hosted, hostedKey.bearer);
       await desktop.close();
 
+      /** Archive flags by slug: a new version and then an archive (or unarchive) in one round, on either side. */
+      const archived = new Map<string, boolean>();
+      const publishAndToggle = async (
+        srv: TestServer,
+        bearer: string,
+        kind: 'diagrams' | 'artifacts',
+        slug: string,
+      ) => {
+        await publish(srv, bearer, kind, slug, 1);
+        const archive = !archived.get(slug);
+        const res = await srv.as({ bearer })(`/api/v1/${kind}/${slug}/${archive ? 'archive' : 'unarchive'}`, {
+          method: 'POST',
+        });
+        expect([slug, res.status]).toEqual([slug, 200]);
+        archived.set(slug, archive);
+      };
+      /** What a publish killed between its two writes leaves on the desktop: version 1, no item. */
+      const leaveUnfinishedPublish = (srv: TestServer, id: string) =>
+        srv.services.store.collection(collectionsOf('diagrams').versions, workspaceId).insert({
+          id: `${id}@1`,
+          publicationId: id,
+          version: 1,
+          title: 'Killed mid-publish',
+          tags: [],
+          document: documentOf('diagrams', 1).svg,
+          createdAt: new Date().toISOString(),
+        });
+
       const edit = async (srv: TestServer, bearer: string, id: string, label: string) => {
         const res = await srv.as({ bearer })(`/api/v1/assets/${id}`, {
           method: 'PATCH',
@@ -245,6 +275,8 @@ describe('sync killed mid-work', () => {
           if (k % 6 === 0) note(await upload(desktop, key, randomBytes(9 << 20), `desk-large-${k}.bin`));
           for (let i = 0; i < 5; i++) await edit(desktop, key, pick(desktopOwned), `desk edit ${k}.${i}`);
           await publish(desktop, key, 'diagrams', `desk-diagram-${k % 3}`, 1);
+          if (k % 4 === 0) await leaveUnfinishedPublish(desktop, `dia_killed${k}`);
+          await publishAndToggle(desktop, key, 'artifacts', `desk-artifact-${(k / 2) % 2}`);
           await publish(desktop, key, 'artifacts', `desk-artifact-round-${k}`, 2);
           const doomed = desktopOwned.splice(desktopOwned.length - 1 - Math.floor(rand() * 20), 1)[0];
           expect(
@@ -263,7 +295,9 @@ describe('sync killed mid-work', () => {
           if (k === 5) note(await upload(hosted, hostedKey.bearer, randomBytes(12 << 20), 'web-large.bin'));
           for (let i = 0; i < 3; i++)
             await edit(hosted, hostedKey.bearer, pick(hostedOwned), `web edit ${k}.${i}`);
-          await publish(hosted, hostedKey.bearer, 'diagrams', `web-diagram-${k % 2}`, 1);
+          if (k % 3 === 1)
+            await publishAndToggle(hosted, hostedKey.bearer, 'diagrams', `web-diagram-${k % 2}`);
+          else await publish(hosted, hostedKey.bearer, 'diagrams', `web-diagram-${k % 2}`, 1);
           const dataThere = await hosted.as({ bearer: hostedKey.bearer })(`/api/v1/assets/${csv.id}`);
           if (k % 3 === 0 && dataThere.status === 200)
             await publish(hosted, hostedKey.bearer, 'charts', `web-chart-${k}`, 1, csv.id);
@@ -353,6 +387,16 @@ describe('sync killed mid-work', () => {
             Array.from({ length: versions }, (_, i) => versions - i),
           ]);
         }
+      for (const [slug, isArchived] of archived)
+        for (const [srv, bearer] of [
+          [desktop, key],
+          [hosted, hostedKey.bearer],
+        ] as const) {
+          const { kind, versions } = published.get(slug)!;
+          const item = (await (await srv.as({ bearer })(`/api/v1/${kind}/${slug}`)).json()) as Json;
+          expect([slug, item.archived, item.latestVersion]).toEqual([slug, isArchived, versions]);
+        }
+      for (const k of [4, 8, 12, 16]) expect(records.has(`diagram-version:dia_killed${k}@1`)).toBe(false);
       const conflicts = (await (
         await desktop.as(desktop.owner)('/api/v1/sync/conflicts?status=all')
       ).json()) as Json;
