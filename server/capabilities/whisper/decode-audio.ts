@@ -1,8 +1,9 @@
 /**
  * Any audio/video file -> raw float32 16 kHz mono PCM, via ffmpeg spawned without a shell. The file is untrusted, so
- * the decode is bounded: the file protocol only (a playlist inside an upload cannot fetch a URL), one decoding
- * thread, output capped at the longest recording allowed (a tiny file can claim days of audio), and a wall-clock
- * limit. Crossing a limit kills ffmpeg and fails this one decode with an error that says which limit.
+ * the decode is bounded: recording formats only (a playlist or concat script cannot name other files to read), the
+ * file protocol only (nothing can fetch a URL), one decoding thread, output capped at the longest recording allowed
+ * (a tiny file can claim days of audio), and a wall-clock limit. Crossing a limit kills ffmpeg and fails this one
+ * decode with an error that says which limit.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +16,10 @@ export const SAMPLE_RATE = 16_000;
 const BYTES_PER_SECOND = SAMPLE_RATE * 4;
 /** The longest recording decoded unless configured (FOLIO_MAX_AUDIO_SECONDS): 4 h, 922 MB of PCM. */
 export const DEFAULT_MAX_AUDIO_SECONDS = 4 * 3600;
+
+/** Demuxers an upload may be read with: recordings only, as hls, concat, image2 ... open files they name. */
+export const RECORDING_DEMUXERS = // mov is also mp4/m4a/3gp, matroska webm, ogg opus, asf wma, mpeg a .mpg
+  'mov,matroska,wav,w64,mp3,ogg,flac,aac,aiff,caf,amr,asf,avi,flv,mpegts,mpeg,au';
 
 export type DecodeOptions = {
   /** The ffmpeg binary (ffmpeg-binary.ts chooses it). */
@@ -45,8 +50,9 @@ export async function decodeAudio(
 function decodeArgs(inputPath: string, maxSeconds: number): string[] {
   return [
     ...['-nostdin', '-hide_banner', '-v', 'error'],
-    // input: the file protocol only (no http, tcp, data: ... named in a playlist), one thread
-    ...['-protocol_whitelist', 'file', '-threads', '1'],
+    // input: recording formats only, the file protocol only (no http, tcp, data: ...), one thread. mov's external
+    // data references (enable_drefs) stay off by default; naming that option here would fail every non-mov input
+    ...['-format_whitelist', RECORDING_DEMUXERS, '-protocol_whitelist', 'file', '-threads', '1'],
     // "file:" stops ffmpeg reading a name such as "-x" or "pipe:1" as an option or protocol
     ...['-i', `file:${resolve(inputPath)}`],
     // a second past the limit, so that crossing it shows in the byte count even if ffmpeg stops itself
@@ -99,12 +105,21 @@ async function runFfmpeg(
     throw new AudioDecodeError(
       `could not decode audio: cannot run ffmpeg (${(exit.reason as Error).message})`,
     );
-  if (exit.value !== 0)
-    throw new AudioDecodeError(
-      `could not decode audio: ${firstErrorLine(stderr()) ?? `ffmpeg exited with code ${exit.value}`}`,
-    );
+  if (exit.value !== 0) throw failed(stderr(), exit.value);
   if (written.status === 'rejected') throw written.reason;
   return bytes;
+}
+
+function failed(stderr: string, code: number | null): AudioDecodeError {
+  // ffmpeg's words when the probed format is not on -format_whitelist: "[hls @ 0x...] Format not on whitelist '...'"
+  const refused = /\[(\S+) @ [^\]]*\] Format not on whitelist/.exec(stderr);
+  if (refused)
+    return new AudioDecodeError(
+      `could not decode audio: the file is not an audio or video recording ffmpeg may read (it reads as ${refused[1]})`,
+    );
+  return new AudioDecodeError(
+    `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with code ${code}`}`,
+  );
 }
 
 const tooLong = (maxBytes: number) =>

@@ -15,7 +15,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAudio, SAMPLE_RATE } from '../../../server/capabilities/whisper/decode-audio.js';
+import {
+  decodeAudio,
+  RECORDING_DEMUXERS,
+  SAMPLE_RATE,
+} from '../../../server/capabilities/whisper/decode-audio.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 if (!hasFfmpeg) console.warn('skipping decode limit tests: no ffmpeg on PATH (apt-get install ffmpeg)');
@@ -83,7 +87,7 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
 
-  it('runs ffmpeg with one decoding thread, the file protocol only and the output capped', async () => {
+  it('runs ffmpeg on recording formats and the file protocol only, with one thread and the output capped', async () => {
     const argsFile = join(dir, 'args.txt');
     const recorder = join(dir, 'recording-ffmpeg');
     writeFileSync(recorder, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexec ffmpeg "$@"\n`);
@@ -94,6 +98,8 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
     expect(after('-threads')).toBe('1');
     expect(after('-protocol_whitelist')).toBe('file');
     expect(args.indexOf('-protocol_whitelist')).toBeLessThan(args.indexOf('-i'));
+    expect(after('-format_whitelist')).toBe(RECORDING_DEMUXERS);
+    expect(args.indexOf('-format_whitelist')).toBeLessThan(args.indexOf('-i'));
     expect(Number(after('-t'))).toBeLessThanOrEqual(61);
     expect(args.at(-1)).toBe('pipe:1');
   });
