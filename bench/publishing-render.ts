@@ -1,8 +1,9 @@
 /**
  * Publishing render bench: each of our pipelines beside the plain library call doing the same drawing, in
  * one run, in this process (the pool's thread hop is measured in bench/publishing-pages.ts).
- *   - chart SVG, 1k and 100k rows: renderChart (checks, Vega-Lite schema, compile, expression guard, vega
- *     with the interpreter) vs vega-lite compile + vega View.toSVG alone;
+ *   - chart SVG (and SVG + PNG), 1k and 100k rows: renderChart (checks, Vega-Lite schema, compile, expression
+ *     guard, vega with the interpreter, resvg) vs vega-lite compile + vega View.toSVG (+ resvg) alone, vega in
+ *     the same interpreter mode, and in its default mode for reference;
  *   - diagram preview of 50 nodes: renderDiagram (parse, allow-list, theme, PNG) vs resvg rendering the
  *     final SVG alone;
  *   - layout of 50 and 500 nodes: layoutGraph + layoutSvg (sizing, ELK, routes, drawing) vs elk.layout alone.
@@ -11,6 +12,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import elkModule from 'elkjs/lib/elk.bundled.js';
 import * as vega from 'vega';
+import { expressionInterpreter } from 'vega-interpreter';
 import * as vl from 'vega-lite';
 import { renderChart } from '../server/capabilities/charts/render-chart.js';
 import { diagramDocument } from '../server/capabilities/diagrams/diagram-document.js';
@@ -62,15 +64,40 @@ for (const n of [1_000, 100_000]) {
     width: 600,
     height: 300,
   };
+  // vega's interpreter is the mode Folio runs (no generated code: the page's CSP allows none); the default
+  // mode's code generation is shown beside it for reference.
+  const plainSvg = async (interpreted: boolean) => {
+    const compiled = vl.compile(spec as vl.TopLevelSpec).spec;
+    const runtime = vega.parse(compiled, undefined, interpreted ? { ast: true } : undefined);
+    const view = new vega.View(runtime, {
+      renderer: 'none',
+      ...(interpreted && { expr: expressionInterpreter }),
+    });
+    const svg = await view.toSVG();
+    view.finalize();
+    return svg;
+  };
+  const label = `${n.toLocaleString('en')} rows`;
   await compare(
-    `chart SVG, ${n.toLocaleString('en')} rows`,
+    `chart SVG, ${label}`,
     () => renderChart({ spec, svg: {} }),
-    async () => {
-      const view = new vega.View(vega.parse(vl.compile(spec as vl.TopLevelSpec).spec), { renderer: 'none' });
-      await view.toSVG();
-      view.finalize();
-    },
-    'vega-lite + vega toSVG',
+    () => plainSvg(true),
+    'vega-lite + vega, interpreter',
+  );
+  await compare(
+    `chart SVG, ${label}`,
+    () => renderChart({ spec, svg: {} }),
+    () => plainSvg(false),
+    'vega-lite + vega, default mode',
+  );
+  await compare(
+    `chart SVG + PNG, ${label}`,
+    () => renderChart({ spec, svg: {}, png: { scale: 2 } }),
+    async () =>
+      new Resvg(await plainSvg(true), { font: RESVG_FONT, fitTo: { mode: 'zoom', value: 2 } })
+        .render()
+        .asPng(),
+    'vega-lite + vega, interpreter + resvg',
   );
 }
 

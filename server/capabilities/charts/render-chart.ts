@@ -8,6 +8,7 @@ import { expressionInterpreter } from 'vega-interpreter';
 import * as vl from 'vega-lite';
 import { type RasterOptions, rasterize } from '../publishing/rasterize.js';
 import { invalid, tooLarge, unrenderable } from '../publishing/render-failure.js';
+import { DEFAULT_PARSE_LIMITS } from '../publishing/svg/parse-svg.js';
 import { sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { measureText } from '../publishing/text-measure.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
@@ -16,6 +17,8 @@ import { findForbiddenName, findUnparsable, isHostGlobal, issueFor, pointerOfTex
 import { validateVegaLite } from './vega-lite-schema.js';
 
 export const CHART_LIMITS = { rows: 200_000, svgBytes: 32 << 20 };
+/** Vega's own SVG of a chart within the row bound: a mark per row, axes and legends besides. */
+const CHART_SVG_LIMITS = { ...DEFAULT_PARSE_LIMITS, maxElements: CHART_LIMITS.rows + 50_000 };
 
 export type ChartAsset = { text: string; format: 'csv' | 'tsv' | 'json' };
 
@@ -71,13 +74,15 @@ export async function renderChart(input: ChartRenderInput): Promise<ChartRenderO
     const raster = rasterize(themed, sizeOf(themed), { background: chartBackground(theme), ...input.png });
     output.png = { bytes: raster.png, width: raster.width, height: raster.height };
   }
-  if (input.page) output.page = { light: withoutFunctions(light), dark: withoutValues(compile(spec, 'dark')) };
+  if (input.page) output.page = withoutFunctions({ light, dark: withoutValues(compile(spec, 'dark')) });
   return output;
 }
 
 function compile(spec: unknown, theme: ChartTheme): vega.Spec {
   try {
-    return vl.compile(spec as vl.TopLevelSpec, { config: chartConfig(theme) as vl.Config }).spec;
+    // Vega-Lite's warnings are the author's business, not lines in the server's log
+    const options = { config: chartConfig(theme) as vl.Config, logger: vega.logger(vega.None) };
+    return vl.compile(spec as vl.TopLevelSpec, options).spec;
   } catch (error) {
     const message = (error as Error).message;
     const issue = findUnparsable(spec) ?? { path: '', message };
@@ -167,7 +172,7 @@ function sanitizedSvg(svg: string): string {
   const keep = ['width', 'height', 'viewBox']
     .map((name) => new RegExp(` ${name}="[^"]*"`).exec(root)?.[0] ?? '')
     .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg"${keep}>${sanitizeSvg(svg).content}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg"${keep}>${sanitizeSvg(svg, { limits: CHART_SVG_LIMITS }).content}</svg>`;
 }
 
 /** Vega's own SVG root carries width="..." height="...". */
@@ -236,15 +241,15 @@ function parentOf(root: Record<string, unknown>, pointer: string): Record<string
 }
 
 /**
- * The compiled spec as the JSON it is meant to be, after vega ran it: vega's selection functions cache field
- * accessors (`getter` functions) on signal values (animated charts), which the page's JSON and the process
- * boundary both drop or refuse. Rows are skipped.
+ * The compiled specs as the JSON they are meant to be, after vega ran one: vega's selection functions cache
+ * field accessors (`getter` functions) on signal values, objects that Vega-Lite shares between compiles of one
+ * spec (animated and interactive charts); the page's JSON and the process boundary drop or refuse them.
  */
 function withoutFunctions<T>(node: T): T {
   if (typeof node !== 'object' || node === null) return node;
   for (const [key, value] of Object.entries(node)) {
     if (typeof value === 'function') delete (node as Record<string, unknown>)[key];
-    else if (key !== 'values') withoutFunctions(value);
+    else withoutFunctions(value); // rows too: a selection's stored tuples carry them
   }
   return node;
 }
