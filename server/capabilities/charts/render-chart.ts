@@ -13,7 +13,13 @@ import { sanitizeSvg } from '../publishing/svg/sanitize-svg.js';
 import { measureText } from '../publishing/text-measure.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
 import { type ChartTheme, chartBackground, chartConfig } from './chart-theme.js';
-import { findForbiddenName, findUnparsable, isHostGlobal, issueFor, pointerOfText } from './expression-guard.js';
+import {
+  findForbiddenName,
+  findUnparsable,
+  isHostGlobal,
+  issueFor,
+  pointerOfText,
+} from './expression-guard.js';
 import { validateVegaLite } from './vega-lite-schema.js';
 
 export const CHART_LIMITS = { rows: 200_000, svgBytes: 32 << 20 };

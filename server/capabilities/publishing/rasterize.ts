@@ -1,8 +1,8 @@
 /** SVG → PNG with resvg and the shipped fonts only (no system fonts): deterministic across machines. */
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FILES } from './fonts.js';
-import { withLayersOnCanvas } from './resvg-layers.js';
 import { tooLarge, unrenderable } from './render-failure.js';
+import { withLayersOnCanvas } from './resvg-layers.js';
 
 export const MAX_PNG_PIXELS = 4096 * 4096;
 

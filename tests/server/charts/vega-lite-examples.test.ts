@@ -115,7 +115,7 @@ describe('the Vega-Lite examples', { timeout: 1_800_000 }, () => {
       },
       { concurrency: 2 },
     );
-    expect(problems, problems.join("\n")).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 
   it('publishes every other example: its page (light and dark), .svg and .png answer 200', async () => {
@@ -135,6 +135,6 @@ describe('the Vega-Lite examples', { timeout: 1_800_000 }, () => {
       },
       { concurrency: 2 },
     );
-    expect(problems, problems.join("\n")).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 });
