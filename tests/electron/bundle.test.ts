@@ -13,6 +13,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let out: string;
 let userData: string;
 let host: ServerHost;
+let cookie: string;
 
 beforeAll(async () => {
   await ensureDashboard();
@@ -25,6 +26,8 @@ beforeAll(async () => {
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(userData, 'settings.json'), JSON.stringify({ port: 4780, whisperThreads: 2 }));
   host = await bundled.startServerHost({ userData, appPath: root });
+  const signIn = await fetch(host.signInUrl, { redirect: 'manual' });
+  cookie = signIn.headers.getSetCookie()[0].split(';')[0];
 }, 120_000);
 afterAll(async () => {
   await host?.close();
@@ -36,8 +39,21 @@ describe('the bundled main process', () => {
   it('starts the server: version from package.json, the dashboard from dist/renderer', async () => {
     const reference = await (await fetch(`${host.url}/api/v1/openapi.json`)).json();
     expect(reference.info.version).toMatch(/^\d+\.\d+\.\d+/);
-    const signIn = await fetch(host.signInUrl, { redirect: 'manual' });
-    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
     expect(await (await fetch(`${host.url}/`, { headers: { cookie } })).text()).toContain('<div id="root">');
   });
+
+  it('renders a chart in a render process started from the bundle', async () => {
+    const spec = {
+      data: { values: [{ a: 1 }, { a: 2 }] },
+      mark: 'point',
+      encoding: { x: { field: 'a', type: 'quantitative' } },
+    };
+    const res = await fetch(`${host.url}/api/v1/charts/preview?format=png`, {
+      method: 'POST',
+      headers: { cookie, origin: host.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ spec }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+  }, 120_000);
 });
