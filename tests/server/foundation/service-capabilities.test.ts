@@ -1,0 +1,244 @@
+// What a key of each service can do (docs/security.md, "What a key can do, by service"), generated from the route
+// table and the sync kinds and held to that section. The refusals it leans on are tested beside it: a key without
+// a route's service gets 403 naming it (scoping.test.ts), session-only routes refuse every key
+// (credentials.test.ts), and both over MCP (tests/server/mcp/mcp-scoping.test.ts).
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilities, namedRoutes } from '../../../server/capabilities/index.js';
+import { handWrittenTools } from '../../../server/capabilities/mcp/tools/index.js';
+import { toolsFromRoutes } from '../../../server/capabilities/mcp/tools/route-tools.js';
+import { SYNC_KINDS } from '../../../server/capabilities/sync/schema.js';
+import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.js';
+import { SERVICE_NAMES, type ServiceName } from '../../../server/http/viewer.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { connect } from '../mcp/harness.js';
+import { SLOW_MACHINE } from '../publishing/render-config.js';
+import {
+  apiPathsIn,
+  endpointsIn,
+  fitsPattern,
+  keySection,
+  serviceRows,
+  subsection,
+  ticked,
+  toolPatternsIn,
+  under,
+} from './security-doc.js';
+import { kindsOf, pushAs, recordsOf } from './sync-records.js';
+
+let srv: TestServer;
+const clients: Client[] = [];
+beforeAll(async () => {
+  srv = await startTestServer(SLOW_MACHINE);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await srv.close();
+});
+
+const routes = namedRoutes();
+const sockets = capabilities.flatMap((c) => c.sockets ?? []);
+const tools = [...toolsFromRoutes(routes), ...handWrittenTools];
+const endpoint = (route: Pick<AnyRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
+const SESSIONS = ['session', 'workspaceOwner', 'instanceOwner'];
+const sessionOnly = routes.filter((r) => credentialsOf(r.route).every((c) => SESSIONS.includes(c)));
+const openToKeys = routes.filter((r) => credentialsOf(r.route).includes('key') && !r.route.service);
+const ofService = (service: ServiceName) => routes.filter((r) => r.route.service === service);
+/** Pack routes check the key's services in their handler: any service of a kind that syncs. */
+const isPackRoute = (route: AnyRoute) => under(route.path, '/api/v1/sync/packs');
+
+const section = keySection();
+const rows = serviceRows(section);
+const rowOf = (service: string) => rows.find((r) => r.service === service)!;
+
+describe('docs/security.md, "What a key can do, by service"', () => {
+  it('has a row for every service there is, and every service a route, socket, tool or record kind names', () => {
+    const named = [...routes.map((r) => r.route), ...sockets, ...tools, ...srv.services.sync.kinds.list]
+      .map((x) => x.service)
+      .filter(Boolean);
+    expect(rows.map((r) => r.service).sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(new Set(named)).toEqual(new Set(SERVICE_NAMES));
+  });
+
+  it.each(SERVICE_NAMES)(
+    'the REST cell of %s covers its routes and sockets, and names no path it lacks',
+    (s) => {
+      const paths = apiPathsIn(rowOf(s).rest);
+      const own = [
+        ...ofService(s).map((r) => r.route.path),
+        ...sockets.filter((k) => k.service === s).map((k) => k.path),
+      ];
+      for (const path of own)
+        expect(
+          paths.some((p) => under(path, p)),
+          `${s}: ${path}`,
+        ).toBe(true);
+      for (const p of paths)
+        expect(
+          own.some((path) => under(path, p)),
+          `${s} names ${p}`,
+        ).toBe(true);
+    },
+  );
+
+  it.each(SERVICE_NAMES)('the MCP cell of %s covers its tools, and names no tool it lacks', (s) => {
+    const patterns = toolPatternsIn(rowOf(s).mcp);
+    const own = tools.filter((t) => t.service === s).map((t) => t.name);
+    for (const name of own)
+      expect(
+        patterns.some((p) => fitsPattern(name, p)),
+        `${s}: ${name}`,
+      ).toBe(true);
+    for (const p of patterns)
+      expect(
+        own.some((name) => fitsPattern(name, p)),
+        `${s} names ${p}`,
+      ).toBe(true);
+  });
+
+  it.each(SERVICE_NAMES)('the Sync cell of %s names exactly the record kinds it syncs', (s) => {
+    const kinds = srv.services.sync.kinds.list.map((k) => k.kind as string);
+    expect(ticked(rowOf(s).sync).filter((t) => kinds.includes(t))).toEqual(kindsOf(srv, s));
+  });
+
+  it('"Every key, whatever its services" lists exactly the routes a key may call without a service', () => {
+    const listed = endpointsIn(subsection(section, 'Every key, whatever its services'));
+    expect(listed.sort()).toEqual(openToKeys.map((r) => endpoint(r.route)).sort());
+  });
+
+  it('"What no key can do" lists exactly the routes only a session may call', () => {
+    const listed = endpointsIn(subsection(section, 'What no key can do'));
+    expect(sessionOnly.length).toBeGreaterThanOrEqual(30);
+    expect(listed.sort()).toEqual(sessionOnly.map((r) => endpoint(r.route)).sort());
+  });
+});
+
+/** Path parameters that pass the routes' own checks where a route looks at them before its key's services. */
+const PARAMS: Record<string, string> = { index: '0', sha256: 'a'.repeat(64) };
+const BODIES: Record<string, unknown> = {
+  beginSyncPack: { blobs: [{ sha256: 'a'.repeat(64), size: 1 }] },
+};
+
+async function send(bearer: string, { name, route }: (typeof routes)[number]) {
+  const path = route.path.replace(/:(\w+)/g, (_, param: string) => PARAMS[param] ?? 'x');
+  const body =
+    BODIES[name] ?? (route.method !== 'GET' && route.method !== 'DELETE' && !route.raw ? {} : undefined);
+  const res = await srv.as({ bearer })(path, {
+    method: route.method,
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    text,
+    label: `${name} (${endpoint(route)}): ${res.status} ${text.slice(0, 200)}`,
+  };
+}
+
+describe('every route, by service', () => {
+  it('has routes of every service, open ones and session-only ones', () => {
+    for (const s of SERVICE_NAMES) expect(ofService(s).length, s).toBeGreaterThan(0);
+    expect(openToKeys.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(SERVICE_NAMES)('a key with only %s is not refused on any of its routes', async (s) => {
+    const key = await srv.createKey({ services: [s] });
+    for (const r of ofService(s)) {
+      const { status, label } = await send(key, r);
+      expect([401, 403], label).not.toContain(status);
+      expect(status, label).toBeLessThan(500);
+    }
+  });
+
+  it('a key with no service is not refused on the routes open to every key, but for packs', async () => {
+    const key = await srv.createKey({ services: [] });
+    for (const r of openToKeys.filter((r) => !isPackRoute(r.route))) {
+      const { status, label } = await send(key, r);
+      expect([401, 403], label).not.toContain(status);
+      expect(status, label).toBeLessThan(500);
+    }
+  });
+
+  it('packs refuse a key with no service of a kind that syncs (403 naming assets), and take one with any', async () => {
+    const syncing = new Set(srv.services.sync.kinds.list.map((k) => k.service));
+    const packRoutes = openToKeys.filter((r) => isPackRoute(r.route));
+    expect(packRoutes.length).toBe(4);
+    for (const s of [undefined, ...SERVICE_NAMES]) {
+      const services = s ? [s] : [];
+      const key = await srv.createKey({ services });
+      for (const r of packRoutes) {
+        const { status, text, label } = await send(key, r);
+        if (s && syncing.has(s)) expect([401, 403], label).not.toContain(status);
+        else {
+          expect(status, label).toBe(403);
+          expect(JSON.parse(text), label).toMatchObject({ service: 'assets', enabledServices: services });
+        }
+      }
+    }
+  });
+
+  it.each(SERVICE_NAMES)(
+    'over MCP a key with only %s lists its tools and those open to every key',
+    async (s) => {
+      const client = await connect(srv, await srv.createKey({ services: [s] }));
+      clients.push(client);
+      const listed = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(listed).toEqual(
+        tools
+          .filter((t) => !t.service || t.service === s)
+          .map((t) => t.name)
+          .sort(),
+      );
+    },
+  );
+});
+
+describe('every sync record kind, by service', () => {
+  /** The services whose kinds are pushed below: every one but realtime, which has no record kind. */
+  const SYNCING = SERVICE_NAMES.filter((s) => s !== 'realtime');
+
+  it('pushes every kind: each of these services has kinds, and no other service has one', () => {
+    expect(SERVICE_NAMES.filter((s) => kindsOf(srv, s).length > 0)).toEqual(SYNCING);
+    expect(SYNCING.flatMap((s) => kindsOf(srv, s)).sort()).toEqual([...SYNC_KINDS].sort());
+  });
+
+  it.each(SYNCING)(
+    'only a key with %s pushes and pulls its kinds; deletes of a publication are refused (405)',
+    async (s) => {
+      const only = await srv.createKey({ services: [s] });
+      const others = await srv.createKey({ services: SERVICE_NAMES.filter((x) => x !== s) });
+      const records = await recordsOf(srv, only, s);
+      expect(records.map((r) => r.kind)).toEqual(kindsOf(srv, s));
+
+      const refused = await pushAs(srv, others, records);
+      for (const result of refused)
+        expect(result, result.kind).toMatchObject({ status: 403, outcome: 'skipped', service: s });
+
+      const applied = await pushAs(srv, only, records);
+      for (const result of applied)
+        expect(result, result.kind).toMatchObject({ status: 201, outcome: 'applied' });
+
+      const ids = new Set(records.map((r) => r.id));
+      const pulled = async (bearer: string) => {
+        const res = await srv.as({ bearer })('/api/v1/sync/changes?since=0&limit=200');
+        const page = (await res.json()) as { changes: { id: string }[]; skipped: { service: string }[] };
+        return { ids: page.changes.map((c) => c.id).filter((id) => ids.has(id)), skipped: page.skipped };
+      };
+      expect((await pulled(only)).ids.sort()).toEqual([...ids].sort());
+      const hidden = await pulled(others);
+      expect(hidden.ids).toEqual([]);
+      expect(hidden.skipped.map((k) => k.service)).toEqual(kindsOf(srv, s).map(() => s));
+
+      // A delete of each, one at a time: nothing published is deleted (an item, or a version whose item exists).
+      for (const result of applied) {
+        const record = records.find((r) => r.kind === result.kind)!;
+        const removal = { kind: record.kind, id: record.id, rev: 2, baseSeq: result.seq, sha256: 'deleted' };
+        const [answer] = await pushAs(srv, only, [removal]);
+        const published = ['diagrams', 'charts', 'artifacts'].includes(s);
+        expect(answer, record.kind).toMatchObject(
+          published ? { status: 405, outcome: 'failed' } : { status: 200, outcome: 'applied' },
+        );
+      }
+    },
+  );
+});
