@@ -51,7 +51,11 @@ export function buildServices(
     threads: config.whisperThreads,
     workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
-    decoder: { ffmpeg: ffmpegChooser(config.ffmpeg), maxSeconds: config.limits.audioSeconds },
+    decoder: {
+      ffmpeg: ffmpegChooser(config.ffmpeg),
+      maxSeconds: config.limits.audioSeconds,
+      maxMemoryMb: config.limits.decodeMemoryMb,
+    },
     log,
   });
   const models = createModelManager({ dataDir: config.dataDir, modelStore, active: engine });

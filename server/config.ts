@@ -58,6 +58,8 @@ const Config = z.object({
       drainMs: z.number().default(10_000),
       /** The longest recording decoded for transcription; default 4 hours (decode-audio.ts). */
       audioSeconds: z.number().int().min(1).optional(),
+      /** ffmpeg's address space per decode in MiB; default 2048 (memory-limit.ts), not enforced on Windows. */
+      decodeMemoryMb: z.number().int().min(64).optional(),
     })
     .default({
       jsonBytes: 1 << 20,
@@ -258,6 +260,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       rateLimitPerMinute: numberOr(env.FOLIO_RATE_LIMIT_PER_MINUTE),
       rateLimitBurst: numberOr(env.FOLIO_RATE_LIMIT_BURST),
       audioSeconds: numberOr(env.FOLIO_MAX_AUDIO_SECONDS),
+      decodeMemoryMb: numberOr(env.FOLIO_MAX_DECODE_MEMORY_MB),
     },
     logFormat: env.FOLIO_LOG_FORMAT || undefined,
     smtp: env.FOLIO_SMTP_URL

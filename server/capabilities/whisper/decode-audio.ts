@@ -1,16 +1,22 @@
 /**
- * Any audio/video file -> raw float32 16 kHz mono PCM, via ffmpeg spawned without a shell. The file is untrusted, so
- * the decode is bounded: recording formats only (a playlist or concat script cannot name other files to read), the
- * file protocol only (nothing can fetch a URL), one decoding thread, output capped at the longest recording allowed
- * (a tiny file can claim days of audio), and a wall-clock limit. Crossing a limit kills ffmpeg and fails this one
- * decode with an error that says which limit.
+ * Any audio/video file -> raw float32 16 kHz mono PCM, via ffmpeg (started by a shell that only sets its memory limit
+ * and never sees the file name as syntax). The file is untrusted, so the decode is bounded: recording formats only (a
+ * playlist or concat script cannot name other files to read), the file protocol only (nothing can fetch a URL), one
+ * decoding thread, output capped at the longest recording allowed (a tiny file can claim days of audio), a wall-clock
+ * limit, and an address-space limit (memory-limit.ts; none on Windows) that a file making ffmpeg allocate without end
+ * runs into. Crossing a limit stops ffmpeg and fails this one decode with an error that says which limit.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AudioDecodeError, TranscriptionAbortedError } from './errors.js';
+import {
+  cannotExec,
+  DEFAULT_DECODE_MEMORY_MB,
+  ranOutOfMemory,
+  spawnWithMemoryLimit,
+} from './memory-limit.js';
 
 export const SAMPLE_RATE = 16_000;
 const BYTES_PER_SECOND = SAMPLE_RATE * 4;
@@ -28,6 +34,8 @@ export type DecodeOptions = {
   maxSeconds?: number;
   /** Wall-clock limit; by default 30 s plus a tenth of maxSeconds (decoding runs far faster than real time). */
   timeoutMs?: number;
+  /** ffmpeg's address space in MiB (DEFAULT_DECODE_MEMORY_MB); not enforced on Windows. */
+  maxMemoryMb?: number;
   signal?: AbortSignal;
 };
 
@@ -35,12 +43,13 @@ export type DecodeOptions = {
 export async function decodeAudio(
   inputPath: string,
   outPcmPath: string,
-  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, signal }: DecodeOptions,
+  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, maxMemoryMb, signal }: DecodeOptions,
 ): Promise<{ duration: number }> {
   if (signal?.aborted) throw new TranscriptionAbortedError();
   const limits = {
     maxBytes: maxSeconds * BYTES_PER_SECOND,
     timeoutMs: timeoutMs ?? 30_000 + maxSeconds * 100,
+    memoryMb: maxMemoryMb ?? DEFAULT_DECODE_MEMORY_MB,
   };
   const size = await runFfmpeg(ffmpeg, decodeArgs(inputPath, maxSeconds), outPcmPath, limits, signal);
   if (size === 0) throw new AudioDecodeError('could not decode audio: the file has no audio samples');
@@ -61,17 +70,18 @@ function decodeArgs(inputPath: string, maxSeconds: number): string[] {
   ];
 }
 
-type Limits = { maxBytes: number; timeoutMs: number };
+type Limits = { maxBytes: number; timeoutMs: number; memoryMb: number };
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
 /** Runs ffmpeg with its output streamed into `outPath`; resolves the bytes written. */
 async function runFfmpeg(
   ffmpeg: string,
   args: string[],
   outPath: string,
-  { maxBytes, timeoutMs }: Limits,
+  { maxBytes, timeoutMs, memoryMb }: Limits,
   signal?: AbortSignal,
 ): Promise<number> {
-  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnWithMemoryLimit(ffmpeg, args, memoryMb);
   let stopped: Error | undefined;
   const stop = (reason: Error) => {
     stopped ??= reason;
@@ -90,9 +100,9 @@ async function runFfmpeg(
       next();
     },
   });
-  const exited = new Promise<number | null>((done, fail) => {
+  const exited = new Promise<Exit>((done, fail) => {
     child.once('error', fail);
-    child.once('close', done);
+    child.once('close', (code, killedBy) => done({ code, signal: killedBy }));
   });
   const [exit, written] = await Promise.allSettled([
     exited,
@@ -105,12 +115,18 @@ async function runFfmpeg(
     throw new AudioDecodeError(
       `could not decode audio: cannot run ffmpeg (${(exit.reason as Error).message})`,
     );
-  if (exit.value !== 0) throw failed(stderr(), exit.value);
+  if (exit.value.code !== 0) throw failed(stderr(), exit.value, memoryMb);
   if (written.status === 'rejected') throw written.reason;
   return bytes;
 }
 
-function failed(stderr: string, code: number | null): AudioDecodeError {
+function failed(stderr: string, { code, signal }: Exit, memoryMb: number): AudioDecodeError {
+  const unrunnable = cannotExec(stderr, code);
+  if (unrunnable) return new AudioDecodeError(`could not decode audio: cannot run ffmpeg (${unrunnable})`);
+  if (ranOutOfMemory(stderr, signal))
+    return new AudioDecodeError(
+      `could not decode audio: decoding needed more memory than a decode may use (${memoryMb} MiB)`,
+    );
   // ffmpeg's words when the probed format is not on -format_whitelist: "[hls @ 0x...] Format not on whitelist '...'"
   const refused = /\[(\S+) @ [^\]]*\] Format not on whitelist/.exec(stderr);
   if (refused)
@@ -118,7 +134,7 @@ function failed(stderr: string, code: number | null): AudioDecodeError {
       `could not decode audio: the file is not an audio or video recording ffmpeg may read (it reads as ${refused[1]})`,
     );
   return new AudioDecodeError(
-    `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with code ${code}`}`,
+    `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with ${signal ?? `code ${code}`}`}`,
   );
 }
 

@@ -21,11 +21,11 @@ export interface WhisperEngineOptions {
   tmpDir: string;
   /** DTW word timing preset; defaults to the catalog name of a standard model file ("ggml-base.en.bin" -> "base.en"). */
   dtwPreset?: string;
-  /** How files are decoded: which ffmpeg (default: the one on PATH, 5.0 or newer) and the longest recording. */
+  /** How files are decoded: which ffmpeg (default: the one on PATH, 5.0 or newer), the longest recording, its memory. */
   decoder?: AudioDecoder;
 }
 
-export type AudioDecoder = { ffmpeg: () => Promise<Ffmpeg>; maxSeconds?: number };
+export type AudioDecoder = { ffmpeg: () => Promise<Ffmpeg>; maxSeconds?: number; maxMemoryMb?: number };
 
 export const defaultWorkerPath = fileURLToPath(
   new URL('../../../build/whisper/folio-whisper-worker', import.meta.url),
@@ -71,8 +71,9 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     const pcmPath = await tempPcmPath();
     try {
       const { path: ffmpeg } = await decoder.ffmpeg();
-      const { maxSeconds } = decoder;
-      const { duration } = await decodeAudio(path, pcmPath, { ffmpeg, maxSeconds, signal: opts.signal });
+      const { maxSeconds, maxMemoryMb } = decoder;
+      const decoding = { ffmpeg, maxSeconds, maxMemoryMb, signal: opts.signal };
+      const { duration } = await decodeAudio(path, pcmPath, decoding);
       return await runJob(pcmPath, duration, opts);
     } finally {
       await rm(pcmPath, { force: true });

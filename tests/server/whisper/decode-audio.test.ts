@@ -1,5 +1,6 @@
-// Decoding an untrusted file is bounded: a file that decodes to more than the longest allowed recording, or a
-// decode that runs past its time limit, costs one failed transcript with a clear error, and ffmpeg is killed.
+// Decoding an untrusted file is bounded: a file that decodes to more than the longest allowed recording, a decode
+// that runs past its time limit or one that needs more memory than a decode may use costs one failed transcript
+// with a clear error, and ffmpeg is killed or fails.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -102,5 +103,59 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
     expect(args.indexOf('-format_whitelist')).toBeLessThan(args.indexOf('-i'));
     expect(Number(after('-t'))).toBeLessThanOrEqual(61);
     expect(args.at(-1)).toBe('pipe:1');
+  });
+
+  describe.skipIf(process.platform !== 'linux')('memory', () => {
+    const outOfMemory = (mb: number) => ({
+      name: 'AudioDecodeError',
+      status: 422,
+      message: `could not decode audio: decoding needed more memory than a decode may use (${mb} MiB)`,
+    });
+
+    it('fails a decode that needs more memory than a decode may use, with that message', async () => {
+      const decoding = decodeAudio(fiveSeconds, join(dir, 'small.f32'), {
+        ffmpeg: 'ffmpeg',
+        maxSeconds: 60,
+        maxMemoryMb: 64,
+      });
+      await expect(decoding).rejects.toMatchObject(outOfMemory(64));
+    });
+
+    it('decodes a 10-minute recording within the default memory limit', async () => {
+      const tenMinutes = join(dir, 'ten-minutes.mp3');
+      const sine = ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=600:sample_rate=16000'];
+      execFileSync('ffmpeg', ['-nostdin', '-v', 'error', ...sine, '-b:a', '32k', tenMinutes]);
+      const { duration } = await decodeAudio(tenMinutes, join(dir, 'ten-minutes.f32'), { ffmpeg: 'ffmpeg' });
+      expect(duration).toBeCloseTo(600, 0);
+    }, 30_000);
+
+    it('runs ffmpeg under an address-space limit, 2 GiB unless configured', async () => {
+      const limitFile = join(dir, 'ulimit.txt');
+      const recorder = join(dir, 'ulimit-ffmpeg');
+      writeFileSync(recorder, `#!/bin/sh\nulimit -v > '${limitFile}'\nexec ffmpeg "$@"\n`);
+      chmodSync(recorder, 0o755);
+      await decodeAudio(fiveSeconds, join(dir, 'limited.f32'), { ffmpeg: recorder, maxSeconds: 60 });
+      expect(readFileSync(limitFile, 'utf8').trim()).toBe(String(2048 * 1024));
+      const options = { ffmpeg: recorder, maxSeconds: 60, maxMemoryMb: 512 };
+      await decodeAudio(fiveSeconds, join(dir, 'limited.f32'), options);
+      expect(readFileSync(limitFile, 'utf8').trim()).toBe(String(512 * 1024));
+    });
+
+    it('reads an allocation failure or a crash under the limit as running out of memory', async () => {
+      const failing = join(dir, 'enomem-ffmpeg');
+      writeFileSync(failing, `#!/bin/sh\necho 'Error while filtering: Cannot allocate memory' >&2\nexit 1\n`);
+      const crashing = join(dir, 'crashing-ffmpeg');
+      writeFileSync(crashing, '#!/bin/sh\nkill -SEGV $$\n');
+      for (const ffmpeg of [failing, crashing]) {
+        chmodSync(ffmpeg, 0o755);
+        const decoding = decodeAudio(fiveSeconds, join(dir, 'failed.f32'), { ffmpeg, maxMemoryMb: 1024 });
+        await expect(decoding).rejects.toMatchObject(outOfMemory(1024));
+      }
+    });
+
+    it('says when the ffmpeg cannot be run', async () => {
+      const decoding = decodeAudio(fiveSeconds, join(dir, 'none.f32'), { ffmpeg: join(dir, 'no-ffmpeg') });
+      await expect(decoding).rejects.toThrow(/^could not decode audio: cannot run ffmpeg \(.*no-ffmpeg.*\)$/);
+    });
   });
 });

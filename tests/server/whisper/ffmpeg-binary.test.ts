@@ -95,10 +95,18 @@ describe('chooseFfmpeg', () => {
 });
 
 describe('choosing the ffmpeg and the longest recording', () => {
-  it('FOLIO_FFMPEG or --ffmpeg names the binary, FOLIO_MAX_AUDIO_SECONDS the longest recording', () => {
-    const env = { FOLIO_DATA_DIR: '/tmp/x', FOLIO_FFMPEG: '/opt/ffmpeg', FOLIO_MAX_AUDIO_SECONDS: '600' };
+  it('FOLIO_FFMPEG or --ffmpeg names the binary, FOLIO_MAX_AUDIO_SECONDS the longest recording, FOLIO_MAX_DECODE_MEMORY_MB its memory', () => {
+    const env = {
+      FOLIO_DATA_DIR: '/tmp/x',
+      FOLIO_FFMPEG: '/opt/ffmpeg',
+      FOLIO_MAX_AUDIO_SECONDS: '600',
+      FOLIO_MAX_DECODE_MEMORY_MB: '4096',
+    };
     const config = configFromProcess([], env);
-    expect(config).toMatchObject({ ffmpeg: '/opt/ffmpeg', limits: { audioSeconds: 600 } });
+    expect(config).toMatchObject({
+      ffmpeg: '/opt/ffmpeg',
+      limits: { audioSeconds: 600, decodeMemoryMb: 4096 },
+    });
     expect(configFromProcess(['--ffmpeg', '/usr/local/bin/ffmpeg'], env).ffmpeg).toBe(
       '/usr/local/bin/ffmpeg',
     );
