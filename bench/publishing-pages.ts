@@ -3,8 +3,8 @@
  *   - page route throughput (wrk): GET /d/<slug> (a cached render, ETag), the same with If-None-Match (304),
  *     and the same bytes served as an asset from /f/<key> (the plain file route);
  *   - event-loop delay of the server while a 100,000-row chart renders: GET /api/v1/me under wrk load, the
- *     loop's p99 delay measured inside the server process; first with the render in the pool (how Folio runs),
- *     then with the same render called on the main thread (what the pool avoids). Goal: p99 < 50 ms.
+ *     loop's p99 delay measured inside the server process; first with the render in a render process (how
+ *     Folio runs), then with the same render called on the main thread (what the pool avoids). Goal: p99 < 50 ms.
  * `npx tsx bench/publishing-pages.ts [--seconds 5]`
  */
 import { renderChart } from '../server/capabilities/charts/render-chart.js';
@@ -115,7 +115,7 @@ const rows = csv;
 for (const [name, render] of [
   ['no render (the floor: /me load alone, 5 s)', () => new Promise((r) => setTimeout(r, 5000))],
   [
-    'in the render pool (POST /api/v1/charts/preview)',
+    'in a render process (POST /api/v1/charts/preview)',
     () =>
       api('/api/v1/charts/preview', { method: 'POST', body: JSON.stringify({ spec }) }).then((r) =>
         r.arrayBuffer(),
