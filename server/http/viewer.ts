@@ -28,3 +28,7 @@ export type Viewer =
   | { kind: 'grant'; grant: GrantInfo };
 
 export type WorkspaceRef = { id: string; name: string; ownerId: string };
+
+/** The services a caller acts with: a key its own, a session every one, anyone else none. */
+export const servicesOf = (viewer: Viewer): readonly ServiceName[] =>
+  viewer.kind === 'key' ? viewer.services : viewer.kind === 'session' ? SERVICE_NAMES : [];

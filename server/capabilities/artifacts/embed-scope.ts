@@ -3,7 +3,7 @@
  * embedding reads the embedded thing, and a key needs that thing's own service (docs/publishing.md, "Embeds").
  */
 import { forbidden } from '../../http/errors.js';
-import { SERVICE_NAMES, type ServiceName, type Viewer } from '../../http/viewer.js';
+import type { ServiceName } from '../../http/viewer.js';
 import type { Issue } from '../publishing/render-failure.js';
 import type { Reference } from './validate-document.js';
 
@@ -16,12 +16,11 @@ const NEEDS: Record<Reference['kind'], { service: ServiceName; what: string } | 
   image: { service: 'assets', what: 'an image asset' },
   audio: { service: 'assets', what: 'an audio asset' },
   transcript: { service: 'transcription', what: 'a transcript' },
-  'inline-chart': undefined, // its own data; the assets it reads are checked where they are read
+  'inline-chart': undefined, // its own data, but the assets its spec names need assets (below)
 };
 
-/** The services a caller acts with: a key its own, a session every one. */
-export const servicesOf = (viewer: Viewer): readonly ServiceName[] =>
-  viewer.kind === 'key' ? viewer.services : viewer.kind === 'session' ? SERVICE_NAMES : [];
+/** The assets a chart spec names (`"url": "asset:<id>"`), found in the spec alone: none is looked up. */
+export type AssetsNamed = (spec: unknown) => { assetId: string }[];
 
 export const scopeIssue = (path: string, service: ServiceName, what: string): ScopeIssue => ({
   path,
@@ -29,13 +28,31 @@ export const scopeIssue = (path: string, service: ServiceName, what: string): Sc
   message: `embedding ${what} needs the ${service} service, which this API key is not enabled for`,
 });
 
-/** The issue when the caller lacks the service `ref` reads, else undefined. */
-export function scopeIssueOf(ref: Reference, services: readonly ServiceName[]): ScopeIssue | undefined {
+/**
+ * The issue when the caller lacks the service `ref` reads, else undefined. Decided from the document alone, before
+ * anything it names is looked up, so a key learns nothing of a kind it cannot read (not even whether an id exists).
+ */
+export function scopeIssueOf(
+  ref: Reference,
+  services: readonly ServiceName[],
+  assetsNamed: AssetsNamed,
+): ScopeIssue | undefined {
+  if (ref.kind === 'inline-chart') {
+    const [read] = services.includes('assets') ? [] : assetsNamed(ref.spec);
+    return read && scopeIssue(ref.pointer, 'assets', `a chart that reads asset ${read.assetId}`);
+  }
   const needs = NEEDS[ref.kind];
   return needs && !services.includes(needs.service)
     ? scopeIssue(ref.pointer, needs.service, needs.what)
     : undefined;
 }
+
+/** Every reference the caller's services do not cover, as scopeIssueOf finds them. */
+export const scopeIssuesOf = (
+  references: Reference[],
+  services: readonly ServiceName[],
+  assetsNamed: AssetsNamed,
+): ScopeIssue[] => references.flatMap((ref) => scopeIssueOf(ref, services, assetsNamed) ?? []);
 
 export const isScopeIssue = (issue: Issue): issue is ScopeIssue => 'service' in issue;
 

@@ -10,7 +10,7 @@ import type { AssetRecord } from '../assets/schema.js';
 import type { Visibility } from '../publishing/collections.js';
 import type { Issue } from '../publishing/render-failure.js';
 import type { Resolved, Word } from './components/resolved.js';
-import { scopeIssue, scopeIssueOf } from './embed-scope.js';
+import { type AssetsNamed, scopeIssueOf } from './embed-scope.js';
 import type { Reference } from './validate-document.js';
 
 type Latest = {
@@ -30,8 +30,9 @@ export type ReferenceDeps = {
     }>;
   };
   charts: {
-    /** The assets the spec reads, by id. */
-    check(ws: string, spec: unknown): Promise<Record<string, unknown>>;
+    /** Checks a spec as publishing would, reading the assets it names. */
+    check(ws: string, spec: unknown): Promise<unknown>;
+    assetsNamed: AssetsNamed;
     embed(
       ws: string,
       slug: string,
@@ -63,12 +64,12 @@ export async function checkReferences(
 ): Promise<Issue[]> {
   const issues: Issue[] = [];
   for (const ref of references) {
-    const outside = scopeIssueOf(ref, services);
+    const outside = scopeIssueOf(ref, services, deps.charts.assetsNamed);
     if (outside) {
       issues.push(outside);
       continue;
     }
-    const problem = await problemOf(deps, ws, ref, services);
+    const problem = await problemOf(deps, ws, ref);
     if (typeof problem === 'string') issues.push({ path: ref.pointer, message: problem });
     else if (problem) issues.push(...problem);
   }
@@ -79,7 +80,6 @@ async function problemOf(
   deps: ReferenceDeps,
   ws: string,
   ref: Reference,
-  services: readonly ServiceName[],
 ): Promise<string | Issue[] | undefined> {
   switch (ref.kind) {
     case 'chart':
@@ -92,9 +92,7 @@ async function problemOf(
         : `no diagram "${ref.slug}" in this workspace`;
     case 'inline-chart':
       try {
-        const [read] = Object.keys(await deps.charts.check(ws, ref.spec));
-        if (read && !services.includes('assets'))
-          return [scopeIssue(ref.pointer, 'assets', `a chart that reads asset ${read}`)];
+        await deps.charts.check(ws, ref.spec);
         return undefined;
       } catch (error) {
         if (!(error instanceof HttpError) || error.status >= 500) throw error;

@@ -3,13 +3,12 @@
  * /:slug, and /a/:slug.png (the link preview card) before /a/:slug.
  */
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
-import type { Viewer } from '../../http/viewer.js';
-import type { Services } from '../../services.js';
+import { servicesOf } from '../../http/viewer.js';
+import { actingAsCaller } from '../publishing/acting-as-caller.js';
+import { MAX_DOCUMENT_DEPTH } from '../publishing/document-depth.js';
 import { publicationRoutes } from '../publishing/publication-routes.js';
 import { SlugParams } from '../publishing/schema.js';
 import { serveRendered } from '../publishing/serve-rendered.js';
-import { MAX_DOCUMENT_DEPTH } from '../publishing/document-depth.js';
-import { servicesOf } from './embed-scope.js';
 import {
   ArtifactDocument,
   ArtifactPageQuery,
@@ -34,17 +33,13 @@ const shared = publicationRoutes({
   serviceOf: (services) => services.artifacts,
 });
 
-/**
- * A shared handler that publishes with the caller's services: a document embeds only what the key may read
- * (embed-scope.ts), so an artifacts-only key cannot put a chart or diagram on a page.
- */
-const actingAsCaller =
-  <I extends { viewer: Viewer }, T>(handler: (input: I, services: Services) => T) =>
-  (input: I, services: Services): T =>
-    handler(input, { ...services, artifacts: services.artifacts.actingWith(servicesOf(input.viewer)) });
-
+// Publishing and new versions run with the caller's services: a document embeds only what the key may read
+// (embed-scope.ts), so an artifacts-only key cannot put a chart or diagram on a page.
 export const listArtifacts = shared.list;
-export const publishArtifact = { ...shared.publish, handler: actingAsCaller(shared.publish.handler) };
+export const publishArtifact = {
+  ...shared.publish,
+  handler: actingAsCaller('artifacts', shared.publish.handler),
+};
 
 export const artifactComponents = defineRoute({
   method: 'GET',
@@ -75,7 +70,10 @@ export const validateArtifact = defineRoute({
 });
 
 export const getArtifact = shared.get;
-export const updateArtifact = { ...shared.update, handler: actingAsCaller(shared.update.handler) };
+export const updateArtifact = {
+  ...shared.update,
+  handler: actingAsCaller('artifacts', shared.update.handler),
+};
 export const artifactVersions = shared.versions;
 export const archiveArtifact = shared.archive;
 export const unarchiveArtifact = shared.unarchive;

@@ -10,6 +10,7 @@ import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { ChartService } from '../charts/service.js';
 import type { DiagramService } from '../diagrams/service.js';
+import { assertDocumentDepth } from '../publishing/document-depth.js';
 import type { Page } from '../publishing/page-shell.js';
 import { createPublications, type Found } from '../publishing/publications.js';
 import type { RenderCache } from '../publishing/render-cache.js';
@@ -18,8 +19,7 @@ import type { RenderPool } from '../publishing/render-pool.js';
 import { rendered } from '../publishing/serve-rendered.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { CATALOG } from './catalog/index.js';
-import { assertDocumentDepth } from '../publishing/document-depth.js';
-import { forbiddenEmbeds, isScopeIssue } from './embed-scope.js';
+import { forbiddenEmbeds, isScopeIssue, scopeIssuesOf } from './embed-scope.js';
 import {
   checkReferences,
   dependencyKey,
@@ -89,10 +89,18 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     return { references };
   }
 
-  /** The document's structure alone (catalog schemas), for a version that arrives by sync: what it names may be gone. */
-  async function checkStructure(document: unknown): Promise<{ references: Reference[] }> {
+  /**
+   * For a version that arrives by sync: its structure (catalog schemas), and 403 for what its sender's `services`
+   * do not let it embed, as publishing answers; what it names is not looked up (it may be gone since).
+   */
+  async function checkSynced(
+    document: unknown,
+    services: readonly ServiceName[] = SERVICE_NAMES,
+  ): Promise<{ references: Reference[] }> {
     const check = await checkInWorker(document);
     if (check.issues.length) throw refused(check.issues);
+    const outside = scopeIssuesOf(check.references, services, refs.charts.assetsNamed);
+    if (outside.length) throw forbiddenEmbeds(outside, services);
     return { references: check.references };
   }
 
@@ -182,7 +190,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     publish,
     update,
     validate,
-    checkStructure,
+    checkSynced,
     catalog: () => ({
       components: CATALOG.map(({ name, description, schema, example }) => ({
         name,

@@ -5,6 +5,7 @@
 import type { Context } from 'koa';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';
+import { actingAsCaller } from '../publishing/acting-as-caller.js';
 import { publicationRoutes } from '../publishing/publication-routes.js';
 import { SlugParams } from '../publishing/schema.js';
 import { serveRendered } from '../publishing/serve-rendered.js';
@@ -34,10 +35,12 @@ const shared = publicationRoutes({
   serviceOf: (services) => services.charts,
 });
 
+// Publishing, new versions and previews run with the caller's services: a chart reads the workspace's data assets
+// only for a caller with the assets service (data-scope.ts).
 export const listCharts = shared.list;
-export const publishChart = shared.publish;
+export const publishChart = { ...shared.publish, handler: actingAsCaller('charts', shared.publish.handler) };
 
-export const previewChart = defineRoute({
+const preview = defineRoute({
   method: 'POST',
   path: '/api/v1/charts/preview',
   auth: ['session', 'key'],
@@ -48,7 +51,7 @@ export const previewChart = defineRoute({
   tool: 'charts_preview',
   summary: 'Validate a Vega-Lite spec and render it (SVG and PNG) without publishing',
   description:
-    'Answers JSON with `svg`, `png` as a data URL and the size; `?format=png` answers the PNG bytes instead. Errors are 400 with `issues` as JSON pointers into the spec (schema errors name the nearest valid value); remote or file URLs, image marks, links and expressions that reach outside the chart are refused. At most 200,000 data rows (413).',
+    'Answers JSON with `svg`, `png` as a data URL and the size; `?format=png` answers the PNG bytes instead. Errors are 400 with `issues` as JSON pointers into the spec (schema errors name the nearest valid value); remote or file URLs, image marks, links and expressions that reach outside the chart are refused. Data from a workspace asset (`"url": "asset:<id>"`) needs the `assets` service too (403 naming it, with the pointer in `issues`). At most 200,000 data rows (413).',
   handler: async ({ workspace, body, query }, { charts }) => {
     const out = await charts.preview(workspace.id, body);
     const png = Buffer.from(out.png!.bytes);
@@ -64,9 +67,10 @@ export const previewChart = defineRoute({
     };
   },
 });
+export const previewChart = { ...preview, handler: actingAsCaller('charts', preview.handler) };
 
 export const getChart = shared.get;
-export const updateChart = shared.update;
+export const updateChart = { ...shared.update, handler: actingAsCaller('charts', shared.update.handler) };
 export const chartVersions = shared.versions;
 export const archiveChart = shared.archive;
 export const unarchiveChart = shared.unarchive;

@@ -5,7 +5,7 @@ import { PublishFields, UpdateFields } from '../publishing/schema.js';
 export const ChartSpec = z
   .record(z.string(), z.unknown())
   .describe(
-    'A Vega-Lite spec: data inline as "values", or a CSV/JSON asset of this workspace as "url": "asset:<asset id>"; no other URLs',
+    'A Vega-Lite spec: data inline as "values", or a CSV/JSON asset of this workspace as "url": "asset:<asset id>" (a key needs the assets service too); no other URLs',
   );
 
 export const PublishChartBody = z.strictObject({ ...PublishFields, spec: ChartSpec });

@@ -1,11 +1,11 @@
 /**
  * Charts: publishing rules for Vega-Lite documents. A chart is rendered before it is stored, so an invalid
  * or unrenderable one never is; data comes inline or from the workspace's own CSV/JSON assets, read here
- * and handed to the worker (the renderer itself loads nothing).
+ * and handed to the worker (the renderer itself loads nothing), and only for a caller with the assets service.
  */
 import { text } from 'node:stream/consumers';
 import { badRequest, payloadTooLarge } from '../../http/errors.js';
-import type { Viewer } from '../../http/viewer.js';
+import { SERVICE_NAMES, type ServiceName, type Viewer } from '../../http/viewer.js';
 import type { Store } from '../../store/types.js';
 import { assetBlobKey } from '../assets/collections.js';
 import type { AssetService } from '../assets/service.js';
@@ -13,8 +13,9 @@ import { createPublications, type Found } from '../publishing/publications.js';
 import type { RenderCache } from '../publishing/render-cache.js';
 import type { RenderPool } from '../publishing/render-pool.js';
 import { rendered } from '../publishing/serve-rendered.js';
-import type { AssetRef } from './chart-safety.js';
+import { type AssetRef, checkChartSpec } from './chart-safety.js';
 import type { ChartTheme } from './chart-theme.js';
+import { assertAssetsInScope } from './data-scope.js';
 import { renderChartPage } from './page.js';
 import type { ChartAsset, ChartRenderInput, ChartRenderOutput } from './render-chart.js';
 import { chartRuntime, RUNTIME_PATH } from './runtime-bundle.js';
@@ -31,15 +32,26 @@ export type ChartServiceDeps = {
 /** Bytes of one data asset a chart may read. */
 export const MAX_ASSET_DATA_BYTES = 64 << 20;
 
+/**
+ * How a spec's data assets are read: for whom (`services`: a key's own, a session every one), and what an asset
+ * this workspace cannot give reads as (`missing: 'empty'`: no rows, instead of refusing the chart).
+ */
+type Reading = { services?: readonly ServiceName[]; missing?: 'refuse' | 'empty' };
+
 export function createChartService({ store, pool, cache, assets, workspaces }: ChartServiceDeps) {
   const publications = createPublications({ store, kind: 'charts', workspaces });
 
   /**
-   * Safety and schema checks in a worker, then the named assets' bytes from this workspace. `missing: 'empty'`
-   * reads an asset this workspace cannot give as no rows instead of refusing the chart.
+   * Safety and schema checks in a worker, then whether the caller may read assets at all (before any is looked
+   * up, data-scope.ts), then the named assets' bytes from this workspace.
    */
-  async function prepare(workspaceId: string, spec: unknown, missing: 'refuse' | 'empty' = 'refuse') {
+  async function prepare(
+    workspaceId: string,
+    spec: unknown,
+    { services = SERVICE_NAMES, missing = 'refuse' }: Reading = {},
+  ) {
     const { assets: refs } = await pool.run<{ assets: AssetRef[] }>('charts.check', spec);
+    assertAssetsInScope(refs, services);
     const data: Record<string, ChartAsset> = {};
     for (const ref of refs)
       data[ref.assetId] ??= await readAsset(workspaceId, ref).catch((error) => {
@@ -67,24 +79,34 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
 
   const render = (input: ChartRenderInput) => pool.run<ChartRenderOutput>('charts.render', input);
 
-  async function checked(workspaceId: string, spec: unknown, missing?: 'empty') {
-    const data = await prepare(workspaceId, spec, missing);
+  async function checked(workspaceId: string, spec: unknown, reading?: Reading) {
+    const data = await prepare(workspaceId, spec, reading);
     const out = await render({ spec, assets: data });
     return { width: out.width, height: out.height, rows: out.rows };
   }
 
-  async function publish(workspaceId: string, { spec, ...meta }: PublishChartBody) {
-    const derived = await checked(workspaceId, spec);
+  async function publish(
+    workspaceId: string,
+    { spec, ...meta }: PublishChartBody,
+    services?: readonly ServiceName[],
+  ) {
+    const derived = await checked(workspaceId, spec, { services });
     return publications.create(workspaceId, { ...meta, document: spec, derived });
   }
 
-  async function update(workspaceId: string, slug: string, { spec, ...meta }: UpdateChartBody) {
-    const derived = await checked(workspaceId, spec);
+  async function update(
+    workspaceId: string,
+    slug: string,
+    { spec, ...meta }: UpdateChartBody,
+    services?: readonly ServiceName[],
+  ) {
+    const derived = await checked(workspaceId, spec, { services });
     return publications.update(workspaceId, slug, { ...meta, document: spec, derived });
   }
 
-  async function preview(workspaceId: string, input: { spec: unknown; theme: ChartTheme; scale: number }) {
-    const data = await prepare(workspaceId, input.spec);
+  type PreviewInput = { spec: unknown; theme: ChartTheme; scale: number };
+  async function preview(workspaceId: string, input: PreviewInput, services?: readonly ServiceName[]) {
+    const data = await prepare(workspaceId, input.spec, { services });
     return render({
       spec: input.spec,
       assets: data,
@@ -177,19 +199,25 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     return { light: light.svg!, dark: dark.svg! };
   }
 
+  /**
+   * For a version that arrives by sync: checked and rendered as publishing does (expressions guarded too, assets
+   * only with the sender's assets service), but data it names that this workspace no longer has reads as empty:
+   * an old version may outlive its data.
+   */
+  const checkSynced = (workspaceId: string, spec: unknown, services?: readonly ServiceName[]) =>
+    checked(workspaceId, spec, { services, missing: 'empty' });
+
   const forPage = publications.forPage;
-  return {
+  const service = {
     publications,
     publish,
     update,
     preview,
     /** Checks a spec as publishing would (for artifacts' validate), rendering nothing. */
     check: (workspaceId: string, spec: unknown) => prepare(workspaceId, spec),
-    /**
-     * For a version that arrives by sync: checked and rendered as publishing does (expressions guarded too), but
-     * data it names that this workspace no longer has reads as empty: an old version may outlive its data.
-     */
-    checkSynced: (workspaceId: string, spec: unknown) => checked(workspaceId, spec, 'empty'),
+    /** The assets a spec names, from the spec alone (for artifacts' embed rule, which reads none). */
+    assetsNamed: (spec: unknown): AssetRef[] => checkChartSpec(spec).assets,
+    checkSynced,
     page: async (slug: string, viewer: Viewer, version: number | undefined, origin: string) => {
       const found = await forPage(slug, viewer, version);
       return { found, output: await pageOf(found, origin) };
@@ -206,7 +234,24 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
     embedSpec,
     runtime: chartRuntime,
   };
+  /**
+   * The service as a caller with these services uses it: what it publishes, previews or takes by sync reads
+   * assets only for a caller with assets.
+   */
+  function actingWith(services: readonly ServiceName[]): ChartApi {
+    return {
+      ...service,
+      actingWith,
+      publish: (ws: string, body: PublishChartBody) => publish(ws, body, services),
+      update: (ws: string, slug: string, body: UpdateChartBody) => update(ws, slug, body, services),
+      preview: (ws: string, input: PreviewInput) => preview(ws, input, services),
+      checkSynced: (ws: string, spec: unknown) => checkSynced(ws, spec, services),
+    };
+  }
+  return { ...service, actingWith };
 }
+
+type ChartApi = ReturnType<typeof createChartService>;
 
 export type ChartService = ReturnType<typeof createChartService>;
 

@@ -5,7 +5,7 @@ export const publishingRules = `Published items (diagrams, charts, artifacts) ar
 export const diagramSummary = `Diagrams are SVG written with a small class vocabulary (GET /api/v1/diagrams/vocabulary) that the server themes light and dark; or let POST /api/v1/diagrams/layout (ELK) place nodes and route edges and answer a ready SVG. Preview before publishing: POST /api/v1/diagrams/preview. ${publishingRules}`;
 
 export const chartSummary =
-  'Charts are Vega-Lite specs, validated against the Vega-Lite schema (errors as JSON pointers) and rendered to SVG and PNG on the server; /c/<slug> is interactive (tooltips, selections). Data inline as "values", or a CSV/JSON asset of the workspace as "url": "asset:<asset id>"; other URLs are refused. Preview: POST /api/v1/charts/preview.';
+  'Charts are Vega-Lite specs, validated against the Vega-Lite schema (errors as JSON pointers) and rendered to SVG and PNG on the server; /c/<slug> is interactive (tooltips, selections). Data inline as "values", or a CSV/JSON asset of the workspace as "url": "asset:<asset id>" (a key needs the assets service too); other URLs are refused. Preview: POST /api/v1/charts/preview.';
 
 export const artifactSummary =
   'Artifacts are pages composed from 15 components (GET /api/v1/artifacts/components: heading, markdown, callout, metric, table, chart, diagram, image, audio, code, tabs, accordion, grid, links, timeline), checked with POST /api/v1/artifacts/validate (every problem with its JSON pointer) and rendered by the server at /a/<slug>. No script, style or raw HTML from the document ever reaches the page.';
@@ -39,7 +39,7 @@ export const chartDocs = `### Minimal chart
       }
     }'
 
-Data from an uploaded CSV: \`"data": { "url": "asset:ast_..." }\` (the asset must be in the key's workspace). At most 200,000 rows.`;
+Data from an uploaded CSV: \`"data": { "url": "asset:ast_..." }\` (the asset must be in the key's workspace, and the key needs the \`assets\` service as well as \`charts\`, else 403 naming it). At most 200,000 rows.`;
 
 export const artifactDocs = `### Minimal artifact
 

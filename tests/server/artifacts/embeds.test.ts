@@ -110,6 +110,8 @@ describe('embedding needs the embedded kind’s service', () => {
     for (const [service, component] of [
       ['assets', { type: 'image', asset: 'ast_anyid', alt: 'x' }],
       ['assets', { type: 'chart', spec: reads }],
+      // Refused before it is looked up: whether the asset exists makes no difference.
+      ['assets', { type: 'chart', spec: { ...reads, data: { url: 'asset:ast_nosuchdata' } } }],
       ['transcription', { type: 'audio', asset: csv, transcript: 'trn_anyid' }],
     ] as const) {
       const lacking = srv.as({

@@ -1,4 +1,5 @@
-// The charts routes beyond the shared model: preview, data from the workspace's own CSV asset, and refusals.
+// The charts routes beyond the shared model: preview, data from the workspace's own CSV asset (which a key reads
+// only with the assets service too), and refusals.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -82,5 +83,53 @@ describe('charts API', () => {
     });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).issues[0]).toMatchObject({ path: '/mark' });
+  });
+});
+
+describe('a key with charts alone', () => {
+  it('publishes and previews inline data, and is refused (403 naming assets) a chart that reads an asset, before it is read', async () => {
+    const secret = await uploadCsv('q,r\nsecretrow,4\n', 'secret.csv');
+    const bearer = await srv.createKey({ services: ['charts'] });
+    const narrow = srv.as({ bearer });
+    const inline = bars({ values: [{ q: 'a', r: 1 }] });
+    const published = await narrow('/api/v1/charts', {
+      method: 'POST',
+      body: JSON.stringify({ title: 'Inline', spec: inline }),
+    });
+    expect(published.status).toBe(201);
+    const { slug } = await published.json();
+    const preview = await narrow('/api/v1/charts/preview', {
+      method: 'POST',
+      body: JSON.stringify({ spec: inline }),
+    });
+    expect(preview.status).toBe(200);
+
+    const answers: string[] = [];
+    for (const assetId of [secret, 'ast_nosuchasset'])
+      for (const [method, path, body] of [
+        ['POST', '/api/v1/charts/preview', { spec: bars({ url: `asset:${assetId}` }) }],
+        ['POST', '/api/v1/charts', { title: 'Reads', spec: bars({ url: `asset:${assetId}` }) }],
+        ['PUT', `/api/v1/charts/${slug}`, { spec: bars({ url: `asset:${assetId}` }) }],
+      ] as const) {
+        const res = await narrow(path, { method, body: JSON.stringify(body) });
+        const text = await res.text();
+        expect(res.status, `${method} ${path}: ${text}`).toBe(403);
+        expect(JSON.parse(text)).toEqual({
+          error: 'This API key is not enabled for the assets service, so it cannot read what /data/url names',
+          service: 'assets',
+          enabledServices: ['charts'],
+          issues: [
+            {
+              path: '/data/url',
+              message: `reading asset ${assetId} needs the assets service, which this API key is not enabled for`,
+            },
+          ],
+        });
+        expect(text).not.toContain('secretrow');
+        answers.push(text.replaceAll(assetId, '<id>'));
+      }
+    // Whether the asset exists makes no difference to the answer.
+    expect(answers.slice(0, 3)).toEqual(answers.slice(3));
+    expect((await (await narrow(`/api/v1/charts/${slug}`)).json()).latestVersion).toBe(1);
   });
 });

@@ -24,7 +24,7 @@ import {
   toolPatternsIn,
   under,
 } from './security-doc.js';
-import { kindsOf, pushAs, recordsOf } from './sync-records.js';
+import { kindsOf, pushAs, recordsOf, versionOf } from './sync-records.js';
 
 let srv: TestServer;
 const clients: Client[] = [];
@@ -239,6 +239,67 @@ describe('every sync record kind, by service', () => {
           published ? { status: 405, outcome: 'failed' } : { status: 200, outcome: 'applied' },
         );
       }
+    },
+  );
+});
+
+describe('what a synced version reads or embeds needs that service, as through REST', () => {
+  const bars = (data: unknown) => ({
+    data,
+    mark: 'bar',
+    encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'r', type: 'quantitative' } },
+  });
+  /** Pushes each record alone with a key of `services`; answers each one's result. */
+  const pushEach = async (services: ServiceName[], records: ReturnType<typeof versionOf>[]) => {
+    const key = await srv.createKey({ services });
+    return Promise.all(records.map(async (r) => (await pushAs(srv, key, [r]))[0]));
+  };
+
+  it('a chart version reading an asset needs assets: 403 for that record alone, before the asset is read', async () => {
+    const reads = versionOf(srv, 'chart-version', bars({ url: 'asset:ast_anyasset' }));
+    const inline = versionOf(srv, 'chart-version', bars({ values: [{ q: 'a', r: 1 }] }));
+    const [refused, applied] = await pushEach(['charts'], [reads, inline]);
+    expect(refused).toEqual({
+      kind: 'chart-version',
+      id: reads.id,
+      status: 403,
+      outcome: 'failed',
+      service: 'assets',
+      error: 'This API key is not enabled for the assets service, so it cannot read what /data/url names',
+    });
+    expect(applied).toMatchObject({ status: 201, outcome: 'applied' });
+    // With assets it arrives: data this workspace does not have reads as empty.
+    const [withAssets] = await pushEach(['charts', 'assets'], [reads]);
+    expect(withAssets).toMatchObject({ status: 201, outcome: 'applied' });
+  });
+
+  it.each([
+    ['charts', { type: 'chart', slug: 'any-chart' }, '/children/0/slug', []],
+    ['diagrams', { type: 'diagram', slug: 'any-diagram' }, '/children/0/slug', []],
+    ['assets', { type: 'image', asset: 'ast_anyimage', alt: 'x' }, '/children/0/asset', []],
+    ['assets', { type: 'chart', spec: bars({ url: 'asset:ast_anydata' }) }, '/children/0/spec', []],
+    [
+      'transcription',
+      { type: 'audio', asset: 'ast_anyaudio', transcript: 'trn_any' },
+      '/children/0/transcript',
+      ['assets'],
+    ],
+  ] as const)(
+    'an artifact version embedding what needs %s is refused (403) without it and arrives with it',
+    async (service, component, path, also) => {
+      const record = versionOf(srv, 'artifact-version', { children: [component] });
+      const [refused] = await pushEach(['artifacts', ...also], [record]);
+      expect(refused).toEqual({
+        kind: 'artifact-version',
+        id: record.id,
+        status: 403,
+        outcome: 'failed',
+        service,
+        error: `This API key is not enabled for the ${service} service, so it cannot embed what ${path} names`,
+      });
+      // What it names need not be here: a synced version may outlive what it embeds.
+      const [applied] = await pushEach(['artifacts', ...also, service], [record]);
+      expect(applied).toMatchObject({ status: 201, outcome: 'applied' });
     },
   );
 });

@@ -52,6 +52,17 @@ export async function recordsOf(
   return out;
 }
 
+/** A new version (`<id>@1`, never seen before) of a chart or an artifact holding `document`. */
+export function versionOf(
+  srv: TestServer,
+  kind: 'chart-version' | 'artifact-version',
+  document: Json,
+): PushRecord {
+  const id = `${kind === 'chart-version' ? 'cha' : 'art'}_${randomBytes(6).toString('hex')}@1`;
+  const record = { title: `Synced ${kind}`, tags: [], createdAt: at, document };
+  return { kind, id, rev: 1, baseSeq: 0, sha256: srv.services.sync.kinds.hash(kind, record), record };
+}
+
 async function recordOf(
   srv: TestServer,
   bearer: string,

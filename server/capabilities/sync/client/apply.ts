@@ -1,6 +1,8 @@
 // Writes a remote version into the local workspace, only over the local version the caller looked at (a local edit
 // made meanwhile is never overwritten: the write does not happen and the next run sees both), then records that
-// both sides now agree.
+// both sides now agree. It writes as the desktop's owner, whose sync this is (a session: every service), so a
+// version the hosted side took from its own session, embedding what the key cannot push, arrives all the same.
+import { SERVICE_NAMES } from '../../../http/viewer.js';
 import type { Row, Store } from '../../../store/types.js';
 import type { Kinds } from '../kinds/index.js';
 import type { BlobSource } from '../kinds/types.js';
@@ -45,7 +47,10 @@ export function createApplier(deps: {
         throw new Error(
           `The hosted version is not a valid ${kind}: ${parsed.error.issues[0]?.message ?? ''}`,
         );
-      written = await adapter.put(workspaceId, id, parsed.data, current?.seq ?? 0, blobs);
+      written = await adapter.put(workspaceId, id, parsed.data, current?.seq ?? 0, {
+        blobs,
+        services: SERVICE_NAMES,
+      });
     }
     if (!written) return false;
     const after = await local(kind, id);

@@ -3,6 +3,7 @@
 // resolves each: keep the winner, or put the copy back (as a new edit, which the next sync pushes; a publication's
 // version comes back as its next version, beside the winner).
 import { conflict, notFound } from '../../../http/errors.js';
+import { SERVICE_NAMES } from '../../../http/viewer.js';
 import type { Row, Store } from '../../../store/types.js';
 import { type ConflictRecord, syncConflicts } from '../collections.js';
 import { sha256Hex } from '../content-hash.js';
@@ -84,6 +85,7 @@ export function createConflicts(deps: { store: Store; workspaceId: string; kinds
     return resolved;
   }
 
+  /** Puts a copy back as the owner resolving it (a session: every service), as the copy was first made here. */
   async function restoreCopy({ kind, recordId, copy }: ConflictRecord): Promise<void> {
     const adapter = kinds.of(kind);
     const current = await store.collection(adapter.collection, workspaceId).get(recordId);
@@ -92,12 +94,15 @@ export function createConflicts(deps: { store: Store; workspaceId: string; kinds
       return;
     }
     if (adapter.restoreCopy) {
-      await adapter.restoreCopy(workspaceId, recordId, copy.record!);
+      await adapter.restoreCopy(workspaceId, recordId, copy.record!, SERVICE_NAMES);
       return;
     }
     const written = await adapter.put(workspaceId, recordId, copy.record!, current?.seq ?? 0, {
-      file: async (): Promise<BlobFile | undefined> =>
-        copy.blobKey ? store.blobs.localFile(copy.blobKey) : undefined,
+      blobs: {
+        file: async (): Promise<BlobFile | undefined> =>
+          copy.blobKey ? store.blobs.localFile(copy.blobKey) : undefined,
+      },
+      services: SERVICE_NAMES,
     });
     if (!written)
       throw conflict('The record changed while resolving; look at it again and resolve once more');

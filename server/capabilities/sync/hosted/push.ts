@@ -1,7 +1,8 @@
 // Push: each record is written only over the version it was based on (`baseSeq`), in one conditional store write.
 // If the server moved on, the answer is 409 with the server's version, which wins; nothing is overwritten. An
 // applied push leaves a receipt under its idempotency key, so a retry whose answer was lost gets the same answer
-// instead of a conflict with itself.
+// instead of a conflict with itself. Each record is written with the key's services, which bound what it may read or
+// embed as they bound the same REST call (a refusal is that record's 403, naming the service).
 import { badRequest, HttpError } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
@@ -70,12 +71,20 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
       };
     try {
       const payload = item.sha256 === DELETED ? null : await payloadOf(workspaceId, adapter, item);
-      return await apply(workspaceId, adapter, item, payload);
+      return await apply(workspaceId, adapter, item, payload, services);
     } catch (error) {
       if (error instanceof MissingBlob)
         return { ...base, status: 400, outcome: 'failed', error: error.message };
-      if (error instanceof HttpError)
-        return { ...base, status: error.status, outcome: 'failed', error: error.message };
+      if (error instanceof HttpError) {
+        const { service } = error.details;
+        return {
+          ...base,
+          status: error.status,
+          outcome: 'failed',
+          error: error.message,
+          ...(typeof service === 'string' && { service }),
+        };
+      }
       throw error;
     }
   }
@@ -103,6 +112,7 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
     adapter: KindAdapter,
     item: PushItem,
     payload: Payload | null,
+    services: ServiceName[],
   ): Promise<PushResult> {
     const base = { kind: item.kind, id: item.id };
     const head = await heads.one(workspaceId, adapter, item.id);
@@ -124,13 +134,10 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
     if (!basedOnHead(head, item.baseSeq)) return conflict();
     // A delete reaches here only over a live row (deleting a deleted record is `unchanged` above).
     const written = payload
-      ? await adapter.put(
-          workspaceId,
-          item.id,
-          payload,
-          head.row ? head.seq : 0,
-          blobs.sourceFor(workspaceId),
-        )
+      ? await adapter.put(workspaceId, item.id, payload, head.row ? head.seq : 0, {
+          blobs: blobs.sourceFor(workspaceId),
+          services,
+        })
       : await adapter.remove(workspaceId, item.id, head.seq);
     const now = await heads.one(workspaceId, adapter, item.id);
     // Someone wrote in between: theirs stands. The same version, say from the request of a client that was killed

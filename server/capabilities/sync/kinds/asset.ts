@@ -37,7 +37,7 @@ export function assetAdapter(assets: AssetService): KindAdapter {
     ready: () => true,
     blobs: (p) => [{ sha256: String(p.sha256), size: Number(p.size) }],
     blobKey: (workspaceId, row) => assets.blobKeyOf(workspaceId, row.id),
-    async put(workspaceId, id, payload, ifSeq, blobs) {
+    async put(workspaceId, id, payload, ifSeq, { blobs }) {
       const p = payload as SyncedAsset;
       if (ifSeq !== 0)
         return assets.updateIf(

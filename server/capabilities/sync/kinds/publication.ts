@@ -2,7 +2,8 @@
 // one of them, in order, only ever created; and the item (`diagram`), whose slug, archived flag and dates travel
 // while its title, tags and latest number follow from its versions on each side and its visibility stays each
 // side's own. A received document is checked and cleaned by the kind's own publishing checks, as if published here:
-// whichever side sent it is not trusted.
+// whichever side sent it is not trusted, and what it reads or embeds needs the sender's services as a REST call
+// would (a chart's data assets `assets`, an artifact's embeds their kinds' services).
 import { z } from 'zod';
 import { badRequest, conflict } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
@@ -44,12 +45,14 @@ const VERSION_FIELDS = Object.keys(SyncedVersionFields.shape);
 const ITEM_FIELDS = Object.keys(SyncedItemFields.shape);
 
 /**
- * A document checked as publishing checks it: what to store, and what the check derived (a diagram's size, a
- * chart's, an artifact's references), which each side measures for itself and so never travels.
+ * A document checked as publishing checks it for a sender with `services`: what to store, and what the check
+ * derived (a diagram's size, a chart's, an artifact's references), which each side measures for itself and so
+ * never travels.
  */
 type Check = (
   document: unknown,
   workspaceId: string,
+  services: readonly ServiceName[],
 ) => Promise<{ document: unknown; derived?: Record<string, unknown> }>;
 
 export type PublishingServices = {
@@ -66,13 +69,13 @@ export function publicationAdapters(store: Store, services: PublishingServices):
       const { document: svg, derived } = await diagrams.check(document);
       return { document: svg, derived };
     }),
-    ...adaptersOf(store, charts.publications, 'charts', 'chart', async (spec, workspaceId) => ({
+    ...adaptersOf(store, charts.publications, 'charts', 'chart', async (spec, workspaceId, services) => ({
       document: spec,
-      derived: await charts.checkSynced(workspaceId, spec),
+      derived: await charts.checkSynced(workspaceId, spec, services),
     })),
-    ...adaptersOf(store, artifacts.publications, 'artifacts', 'artifact', async (document) => ({
+    ...adaptersOf(store, artifacts.publications, 'artifacts', 'artifact', async (document, _, services) => ({
       document,
-      derived: await artifacts.checkStructure(document),
+      derived: await artifacts.checkSynced(document, services),
     })),
   ];
 }
@@ -89,9 +92,13 @@ function adaptersOf(
   const { items, versions } = collectionsOf(collection);
   const service = collection as ServiceName;
 
-  async function checkedVersion(workspaceId: string, payload: Payload): Promise<SyncedVersion> {
+  async function checkedVersion(
+    workspaceId: string,
+    payload: Payload,
+    services: readonly ServiceName[],
+  ): Promise<SyncedVersion> {
     const fields = payload as z.infer<typeof SyncedVersionFields>;
-    const { document, derived } = await check(fields.document, workspaceId);
+    const { document, derived } = await check(fields.document, workspaceId, services);
     return { ...fields, document, ...(derived && { derived }) };
   }
 
@@ -111,22 +118,22 @@ function adaptersOf(
       const parts = splitVersionId(id);
       return parts ? { lane: parts.publicationId, position: parts.number } : { lane: id, position: 0 };
     },
-    async put(workspaceId, id, payload, ifSeq) {
+    async put(workspaceId, id, payload, ifSeq, { services }) {
       const { publicationId, number } = parseVersionId(id);
       return synced.putVersion(
         workspaceId,
         publicationId,
         number,
-        await checkedVersion(workspaceId, payload),
+        await checkedVersion(workspaceId, payload, services),
         ifSeq,
       );
     },
     remove: (workspaceId, id, ifSeq) => synced.removeVersion(workspaceId, id, ifSeq),
     // Published again as the item's next version, the way a PUT publishes one.
-    async restoreCopy(workspaceId, id, payload) {
+    async restoreCopy(workspaceId, id, payload, services) {
       const item = await store.collection(items, workspaceId).get(parseVersionId(id).publicationId);
       if (!item) throw conflict('The publication this version belongs to is gone');
-      const { createdAt: _, ...fields } = await checkedVersion(workspaceId, payload);
+      const { createdAt: _, ...fields } = await checkedVersion(workspaceId, payload, services);
       return (await publications.update(workspaceId, item.slug, fields)).version;
     },
   };

@@ -15,6 +15,13 @@ export type Payload = Record<string, unknown>;
 export type BlobFile = { path: string; release(): Promise<void> };
 export type BlobSource = { file(blob: BlobRef): Promise<BlobFile | undefined> };
 
+/**
+ * Who a write comes from: where the bytes it refers to are, and the services it acts with, which bound what a
+ * record may read or embed as they bound a REST call (docs/security.md). A key pushing here acts with its own;
+ * the desktop's own sync, writing what it pulled or a kept copy, acts for its owner, a session, with every one.
+ */
+export type Sender = { blobs: BlobSource; services: readonly ServiceName[] };
+
 export interface KindAdapter {
   kind: SyncKind;
   // biome-ignore lint/suspicious/noExplicitAny: each kind has its own record type
@@ -44,7 +51,7 @@ export interface KindAdapter {
     id: string,
     payload: Payload,
     ifSeq: number,
-    blobs: BlobSource,
+    from: Sender,
   ): Promise<Row | undefined>;
   /**
    * The seq of the row's own last write, where later writes only derived from other records (an item raised by
@@ -62,7 +69,12 @@ export interface KindAdapter {
    * How a kept conflict copy comes back when it must not replace the winner (a publication's version is
    * published again as the next one); without this, the copy is written over the winner.
    */
-  restoreCopy?(workspaceId: string, id: string, payload: Payload): Promise<Row>;
+  restoreCopy?(
+    workspaceId: string,
+    id: string,
+    payload: Payload,
+    services: readonly ServiceName[],
+  ): Promise<Row>;
 }
 
 /** A push or write that cannot happen until bytes arrive: the blob was never uploaded, or is gone. */
