@@ -1,8 +1,8 @@
 // A document nested past MAX_DOCUMENT_DEPTH is refused with 400 naming the limit, on validate, publish and
 // update alike, before anything walks it recursively (a 10,000-deep document once answered 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { depthProblem, MAX_DOCUMENT_DEPTH } from '../../../server/capabilities/publishing/document-depth.js';
 import { validateArtifact } from '../../../server/capabilities/artifacts/validate-document.js';
+import { depthProblem, MAX_DOCUMENT_DEPTH } from '../../../server/capabilities/publishing/document-depth.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { SLOW_MACHINE } from '../publishing/render-config.js';
 

@@ -44,7 +44,10 @@ describe('render pool', () => {
   it('answers a render that fills its heap with 422, then serves the next task', async () => {
     const error = await pool.run('diagrams.hog', {}).catch((e) => e);
     // on a loaded machine the heap's last collections can outlast the time bound: either way, a 422 for the diagram
-    expect(error).toMatchObject({ status: 422, message: expect.stringMatching(/drawing this diagram|diagram smaller/) });
+    expect(error).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/drawing this diagram|diagram smaller/),
+    });
     expect(await pool.run('test.add', { a: 2, b: 2 })).toBe(4);
   });
 
