@@ -78,6 +78,11 @@ async function pullOne(
     return undefined;
   }
   const edited = state ? local.hash !== state.localHash : local.row !== undefined;
+  // The server's content is what was agreed; only its seq moved. An edit here is no conflict: the push sends it.
+  if (edited && state && state.remoteHash === version.sha256) {
+    await book.moved(change.kind, change.id, change.seq);
+    return undefined;
+  }
   try {
     if (edited) {
       await ctx.conflicts.keep(applier, change.kind, change.id, local.row, version);

@@ -60,6 +60,14 @@ export function createSyncBook(store: Store, workspaceId: string) {
     await states.insert({ id, kind, recordId, ...patch });
   }
 
+  /**
+   * The server's record moved to `remoteSeq` with the content agreed on (a version that arrived raised its item):
+   * still agreed, and a local edit pushed later is based on the new seq, not behind it.
+   */
+  async function moved(kind: SyncKind, recordId: string, remoteSeq: number): Promise<void> {
+    await states.update(idOf(kind, recordId), { remoteSeq });
+  }
+
   /** Marks a record whose last push or pull failed, so the next run tries it again. */
   async function failed(kind: SyncKind, recordId: string, error: string): Promise<void> {
     const id = idOf(kind, recordId);
@@ -94,6 +102,7 @@ export function createSyncBook(store: Store, workspaceId: string) {
     saveSettings,
     state,
     agree,
+    moved,
     intend,
     failed,
     /** Records whose last attempt failed. */
