@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWhisperTargets } from '../scripts/lib/whisper-build.js';
-import { createWhisperEngine } from '../server/capabilities/whisper/whisper-engine.js';
+import { createWhisperEngine } from '../server/engines/whisper/whisper-engine.js';
 import { generateModel } from '../tests/helpers/generate-model.js';
 import { padTo, speak } from '../tests/helpers/speech.js';
 

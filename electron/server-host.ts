@@ -3,9 +3,9 @@
 // sign-in link for the window.
 import { join } from 'node:path';
 import { createServer } from '../server/app.js';
-import { builtDashboard } from '../server/capabilities/home/dashboard-files.js';
-import { settingsFile } from '../server/capabilities/settings/settings-store.js';
 import { parseConfig } from '../server/config.js';
+import { settingsFile } from '../server/domains/settings/settings-store.js';
+import { builtDashboard } from '../server/surfaces/home/dashboard-files.js';
 import { choosePort } from './port.js';
 import type { SecretBox } from './secrets.js';
 

@@ -9,8 +9,8 @@ import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createServer as createVite } from 'vite';
 import { createServer } from '../server/app.js';
-import type { DashboardSource } from '../server/capabilities/home/dashboard-files.js';
 import { configFromProcess } from '../server/config.js';
+import type { DashboardSource } from '../server/surfaces/home/dashboard-files.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Requests Vite answers: its client, transformed modules, dependencies, the public folder. */

@@ -4,10 +4,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
-import { capabilities, namedRoutes } from './capabilities/index.js';
-import { discoveryFor, removeDiscovery, writeDiscovery } from './capabilities/mcp/discovery.js';
-import type { SecretBox } from './capabilities/sync/key-vault.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
+import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { trustProxies } from './http/client-address.js';
 import { answerClientError } from './http/client-error.js';
 import { drainUnreadBody } from './http/drain-request.js';
@@ -17,12 +15,14 @@ import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { startSweeper } from './jobs/sweeper.js';
 import { requestLog, structuredLog } from './log.js';
 import type { Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
-import { startSweeper } from './sweeper.js';
+import { discoveryFor, removeDiscovery, writeDiscovery } from './surfaces/mcp/discovery.js';
+import { capabilities, namedRoutes } from './surfaces/route-table.js';
 import { APP_VERSION } from './version.js';
 
 export type FolioServer = {

@@ -2,33 +2,33 @@
 // Whisper engine of the instance, then what runs on it. Capabilities register their usage and clean-up with
 // workspaces here, and the sweeper's jobs come from here too.
 import { join } from 'node:path';
-import { createArtifactService } from './capabilities/artifacts/service.js';
-import { createAssetService } from './capabilities/assets/service.js';
-import { createChartService } from './capabilities/charts/service.js';
-import { createChunkedUploads } from './capabilities/chunked-uploads/service.js';
-import { createDiagramService } from './capabilities/diagrams/service.js';
-import { createIdentityService } from './capabilities/identity/service.js';
-import { capabilities, namedRoutes, renderTaskModules } from './capabilities/index.js';
-import { createKeyService } from './capabilities/keys/service.js';
-import { createMcpService } from './capabilities/mcp/service.js';
-import { createModelStore } from './capabilities/models/model-store.js';
-import { createModelManager } from './capabilities/models/service.js';
-import { createRenderCache } from './capabilities/publishing/render-cache.js';
-import { createRenderPool } from './capabilities/publishing/render-pool.js';
-import { sweepUnfinished } from './capabilities/publishing/unfinished.js';
-import { createRealtimeService } from './capabilities/realtime/service.js';
-import { createReferenceService } from './capabilities/reference/service.js';
-import type { SecretBox } from './capabilities/sync/key-vault.js';
-import { createSyncService } from './capabilities/sync/service.js';
-import { createTranscriptService } from './capabilities/transcripts/service.js';
-import { createActiveEngine } from './capabilities/whisper/active-engine.js';
-import { ffmpegChooser } from './capabilities/whisper/ffmpeg-binary.js';
-import { createWorkspaceService } from './capabilities/workspaces/service.js';
 import type { Config } from './config.js';
+import { createArtifactService } from './domains/artifacts/service.js';
+import { createAssetService } from './domains/assets/service.js';
+import { createChartService } from './domains/charts/service.js';
+import { createChunkedUploads } from './domains/chunked-uploads/service.js';
+import { createDiagramService } from './domains/diagrams/service.js';
+import { createIdentityService } from './domains/identity/service.js';
+import { createKeyService } from './domains/keys/service.js';
+import { createModelStore } from './domains/models/model-store.js';
+import { createModelManager } from './domains/models/service.js';
+import { sweepUnfinished } from './domains/publishing/unfinished.js';
+import { createRealtimeService } from './domains/realtime/service.js';
+import type { SecretBox } from './domains/sync/desktop/key-vault.js';
+import { createSyncService } from './domains/sync/service.js';
+import { createTranscriptService } from './domains/transcripts/service.js';
+import { createWorkspaceService } from './domains/workspaces/service.js';
+import { createRenderCache } from './engines/render/render-cache.js';
+import { createRenderPool } from './engines/render/render-pool.js';
+import { createActiveEngine } from './engines/whisper/active-engine.js';
+import { ffmpegChooser } from './engines/whisper/ffmpeg-binary.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import type { Sweep } from './jobs/sweeper.js';
 import type { Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
-import type { Sweep } from './sweeper.js';
+import { createMcpService } from './surfaces/mcp/service.js';
+import { createReferenceService } from './surfaces/reference/service.js';
+import { capabilities, namedRoutes, renderTaskModules } from './surfaces/route-table.js';
 import { APP_VERSION } from './version.js';
 
 export function buildServices(

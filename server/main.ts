@@ -1,10 +1,11 @@
 // Headless entry (docs/headless.md): `npm run serve -- --port <n> --data-dir <dir>` prints the two start-up lines;
 // `--print-mcp-config <client>` prints an MCP client's config instead of starting, `--help` the usage.
-import { printMcpConfig, takePrintRequest } from './capabilities/mcp/print-config.js';
-import { describeFfmpeg } from './capabilities/whisper/ffmpeg-binary.js';
+
 import { readCommandLine } from './cli/command-line.js';
 import { serveCommand } from './cli/serve-command.js';
 import { configFromProcess } from './config.js';
+import { describeFfmpeg } from './engines/whisper/ffmpeg-binary.js';
+import { printMcpConfig, takePrintRequest } from './surfaces/mcp/print-config.js';
 
 async function main(): Promise<void> {
   if (!readCommandLine(serveCommand)) return;

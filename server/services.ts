@@ -1,24 +1,25 @@
 // Every service the app builds once (app.ts) and hands to route handlers as their second argument.
-import type { ArtifactService } from './capabilities/artifacts/service.js';
-import type { AssetService } from './capabilities/assets/service.js';
-import type { ChartService } from './capabilities/charts/service.js';
-import type { ChunkedUploads } from './capabilities/chunked-uploads/service.js';
-import type { DiagramService } from './capabilities/diagrams/service.js';
-import type { DashboardSource } from './capabilities/home/dashboard-files.js';
-import type { IdentityService } from './capabilities/identity/service.js';
-import type { KeyService } from './capabilities/keys/service.js';
-import type { McpService } from './capabilities/mcp/service.js';
-import type { ModelManager } from './capabilities/models/service.js';
-import type { RenderPool } from './capabilities/publishing/render-pool.js';
-import type { RealtimeService } from './capabilities/realtime/service.js';
-import type { ReferenceService } from './capabilities/reference/service.js';
-import type { InstanceSettingsStore } from './capabilities/settings/settings-store.js';
-import type { SyncService } from './capabilities/sync/service.js';
-import type { TranscriptService } from './capabilities/transcripts/service.js';
-import type { ActiveEngine } from './capabilities/whisper/active-engine.js';
-import type { WorkspaceService } from './capabilities/workspaces/service.js';
+
 import type { Config } from './config.js';
+import type { ArtifactService } from './domains/artifacts/service.js';
+import type { AssetService } from './domains/assets/service.js';
+import type { ChartService } from './domains/charts/service.js';
+import type { ChunkedUploads } from './domains/chunked-uploads/service.js';
+import type { DiagramService } from './domains/diagrams/service.js';
+import type { IdentityService } from './domains/identity/service.js';
+import type { KeyService } from './domains/keys/service.js';
+import type { ModelManager } from './domains/models/service.js';
+import type { RealtimeService } from './domains/realtime/service.js';
+import type { InstanceSettingsStore } from './domains/settings/settings-store.js';
+import type { SyncService } from './domains/sync/service.js';
+import type { TranscriptService } from './domains/transcripts/service.js';
+import type { WorkspaceService } from './domains/workspaces/service.js';
+import type { RenderPool } from './engines/render/render-pool.js';
+import type { ActiveEngine } from './engines/whisper/active-engine.js';
 import type { Store } from './store/types.js';
+import type { DashboardSource } from './surfaces/home/dashboard-files.js';
+import type { McpService } from './surfaces/mcp/service.js';
+import type { ReferenceService } from './surfaces/reference/service.js';
 
 /**
  * What the process hosting the server hands it: the desktop shell's settings file and packaged dashboard, or Vite

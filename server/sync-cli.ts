@@ -2,10 +2,11 @@
 // [--json]`. Opens the data folder itself (so no Folio may be running on it), saves a given remote and key as the
 // workspace's settings (the key in the 0600 key file), runs one sync with progress on stderr, and exits 0 when all
 // went through, 2 when some items failed (listed) or the command line is wrong, 1 when the run could not finish.
-import type { Progress } from './capabilities/sync/client/progress.js';
-import type { RunSummary } from './capabilities/sync/collections.js';
+
 import { type CommandLine, failUsage, type ReadCommandLine, readCommandLine } from './cli/command-line.js';
 import { defaultDataDir, parseConfig } from './config.js';
+import type { RunSummary } from './domains/sync/collections.js';
+import type { Progress } from './domains/sync/desktop/progress.js';
 import type { Lifecycle } from './services.js';
 
 const syncFlags = {
@@ -38,7 +39,7 @@ const syncCommand: CommandLine<typeof syncFlags> = {
 async function main(workspaceName: string, { values }: ReadCommandLine<typeof syncFlags>): Promise<number> {
   // Loaded only now, so --help and a wrong command line are answered without loading every service
   const { buildServices } = await import('./build-services.js');
-  const { workspacesCollection } = await import('./capabilities/workspaces/collections.js');
+  const { workspacesCollection } = await import('./domains/workspaces/collections.js');
   const { openStore } = await import('./store/open-store.js');
   const config = parseConfig({
     dataDir: values['data-dir'] ?? process.env.FOLIO_DATA_DIR ?? defaultDataDir(),

@@ -4,8 +4,8 @@
 // prints one JSON line: { url, cookie, key, keyIds }.
 
 import { createServer } from '../../server/app.js';
-import { apiKeys } from '../../server/capabilities/keys/collections.js';
-import { mintSecret } from '../../server/capabilities/keys/secret.js';
+import { apiKeys } from '../../server/domains/keys/collections.js';
+import { mintSecret } from '../../server/domains/keys/secret.js';
 
 const [dataDir, fsyncArg, seedArg] = process.argv.slice(2);
 const fsync = fsyncArg === '1';

@@ -1,11 +1,11 @@
 // Every collection a Folio instance stores, for moving a whole instance between backends (export.ts, import.ts).
-import { assetsCollection, uploadGrants } from '../capabilities/assets/collections.js';
-import { chunkedUploads } from '../capabilities/chunked-uploads/collections.js';
-import { sessions, signInLinks, users, waitlist } from '../capabilities/identity/collections.js';
-import { apiKeys } from '../capabilities/keys/collections.js';
-import { realtimeSecrets } from '../capabilities/realtime/collections.js';
-import { transcriptsCollection } from '../capabilities/transcripts/collections.js';
-import { workspacesCollection } from '../capabilities/workspaces/collections.js';
+import { assetsCollection, uploadGrants } from '../domains/assets/collections.js';
+import { chunkedUploads } from '../domains/chunked-uploads/collections.js';
+import { sessions, signInLinks, users, waitlist } from '../domains/identity/collections.js';
+import { apiKeys } from '../domains/keys/collections.js';
+import { realtimeSecrets } from '../domains/realtime/collections.js';
+import { transcriptsCollection } from '../domains/transcripts/collections.js';
+import { workspacesCollection } from '../domains/workspaces/collections.js';
 import type { CollectionSpec, Row } from '../store/types.js';
 
 export const allCollections = [

@@ -1,7 +1,8 @@
 // The command lines of `npm run serve` (server/main.ts) and `npm start` (scripts/start.ts, which hands its flags to
 // the headless server): the server's flags from config.ts plus --print-mcp-config.
-import { MCP_CLIENTS } from '../capabilities/mcp/client-config.js';
+
 import { serveFlags } from '../config.js';
+import { MCP_CLIENTS } from '../surfaces/mcp/client-config.js';
 import type { CommandLine } from './command-line.js';
 
 const flags = {

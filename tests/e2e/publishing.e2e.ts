@@ -4,7 +4,7 @@
  * the route table these tests are skipped, with the reason printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namedRoutes } from '../../server/capabilities/index.js';
+import { namedRoutes } from '../../server/surfaces/route-table.js';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForText } from './harness.js';
 import { clickText, toast } from './pages.js';

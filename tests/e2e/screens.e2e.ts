@@ -5,7 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_SECTIONS } from '../../server/capabilities/home/dashboard-paths.js';
+import { DASHBOARD_SECTIONS } from '../../server/surfaces/home/dashboard-paths.js';
 import { type Fixtures, makeFixtures } from '../helpers/transcription.js';
 import { seriousViolations } from './axe.js';
 import { hasChromium, launchChromium } from './browser.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAMES } from '../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { type Json, upload } from '../helpers/sync-pair.js';
-import { SLOW_MACHINE } from '../server/publishing/render-config.js';
+import { SLOW_MACHINE } from '../server/domains/publishing/render-config.js';
 import { seriousViolations } from './axe.js';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForHeading, waitForText } from './harness.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultWorkerPath } from '../../server/capabilities/whisper/whisper-engine.js';
+import { defaultWorkerPath } from '../../server/engines/whisper/whisper-engine.js';
 import { padTo } from '../helpers/speech.js';
 import { type Fixtures, makeFixtures } from '../helpers/transcription.js';
 import { hasChromium } from './browser.js';

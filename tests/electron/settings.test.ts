@@ -8,7 +8,7 @@ import {
   readShellSettings,
   writeShellSettings,
 } from '../../electron/settings.js';
-import { settingsFile } from '../../server/capabilities/settings/settings-store.js';
+import { settingsFile } from '../../server/domains/settings/settings-store.js';
 
 let dir: string;
 beforeAll(async () => {

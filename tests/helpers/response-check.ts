@@ -1,7 +1,7 @@
 // Every JSON answer a test receives through `as()` is checked against the response schema of the route that made
 // it, so the schemas (and the OpenAPI document built from them) cannot drift from what the server sends.
 import { match } from 'path-to-regexp';
-import { namedRoutes } from '../../server/capabilities/index.js';
+import { namedRoutes } from '../../server/surfaces/route-table.js';
 
 const routes = namedRoutes()
   .filter((r) => r.route.response)

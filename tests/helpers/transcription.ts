@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { defaultWorkerPath } from '../../server/capabilities/whisper/whisper-engine.js';
+import { defaultWorkerPath } from '../../server/engines/whisper/whisper-engine.js';
 import { generateModel } from './generate-model.js';
 import type { TestServer } from './server.js';
 import { padTo, speak } from './speech.js';

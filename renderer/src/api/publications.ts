@@ -1,4 +1,4 @@
-// What diagrams, charts and artifacts share on the wire (they mirror server/capabilities/publishing):
+// What diagrams, charts and artifacts share on the wire (they mirror server/domains/publishing):
 // list with filters, one version, the version history, visibility, archive. Each feature's api/ files
 // bind these to their kind.
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,40 +1,40 @@
 // API types, derived from the server's own zod schemas and services (type-only: erased at build), so the
 // dashboard cannot drift from the route table. Nothing here is written by hand.
 
-import type { ArtifactDocument as ArtifactDocumentSchema } from '@server/capabilities/artifacts/schema';
+import type { ArtifactDocument as ArtifactDocumentSchema } from '@server/domains/artifacts/schema';
 import type {
   ASSET_TYPES,
   AssetList as AssetListSchema,
   Asset as AssetSchema,
-} from '@server/capabilities/assets/schema';
-import type { ChartSpec as ChartSpecSchema } from '@server/capabilities/charts/schema';
+} from '@server/domains/assets/schema';
+import type { ChartSpec as ChartSpecSchema } from '@server/domains/charts/schema';
 import type {
   ChunkedUpload as ChunkedUploadSchema,
   CompletedUpload as CompletedUploadSchema,
-} from '@server/capabilities/chunked-uploads/schema';
-import type { DiagramSvg as DiagramSvgSchema } from '@server/capabilities/diagrams/schema';
+} from '@server/domains/chunked-uploads/schema';
+import type { DiagramSvg as DiagramSvgSchema } from '@server/domains/diagrams/schema';
 import type {
   Me as MeSchema,
   Profile as ProfileSchema,
   SignInLink as SignInLinkSchema,
   WaitlistEntry as WaitlistEntrySchema,
-} from '@server/capabilities/identity/schema';
+} from '@server/domains/identity/schema';
 import type {
   ApiKey as ApiKeySchema,
   CreatedApiKey as CreatedApiKeySchema,
-} from '@server/capabilities/keys/schema';
+} from '@server/domains/keys/schema';
 import type {
   ModelDownload as ModelDownloadSchema,
   ModelsOverview as ModelsOverviewSchema,
-} from '@server/capabilities/models/schema';
+} from '@server/domains/models/schema';
 import type {
   ListQuery as PublicationListQuerySchema,
   PublicationSummary as PublicationSummarySchema,
   VersionList as VersionListSchema,
   Visibility as VisibilitySchema,
-} from '@server/capabilities/publishing/schema';
-import type { RealtimeSession as RealtimeSessionSchema } from '@server/capabilities/realtime/schema';
-import type { ServiceList as ServiceListSchema } from '@server/capabilities/service-registry/schema';
+} from '@server/domains/publishing/schema';
+import type { RealtimeSession as RealtimeSessionSchema } from '@server/domains/realtime/schema';
+import type { ServiceList as ServiceListSchema } from '@server/domains/service-registry/schema';
 import type {
   EXPORT_FORMATS,
   TRANSCRIPT_STATUSES,
@@ -42,11 +42,11 @@ import type {
   Transcript as TranscriptSchema,
   TranscriptSummary as TranscriptSummarySchema,
   TranscriptWord as TranscriptWordSchema,
-} from '@server/capabilities/transcripts/schema';
+} from '@server/domains/transcripts/schema';
 import type {
   Workspace as WorkspaceSchema,
   WorkspaceWithUsage as WorkspaceWithUsageSchema,
-} from '@server/capabilities/workspaces/schema';
+} from '@server/domains/workspaces/schema';
 import type { SERVICE_NAMES } from '@server/http/viewer';
 import type { z } from 'zod';
 

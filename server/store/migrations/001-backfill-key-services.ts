@@ -1,4 +1,4 @@
-import { apiKeys } from '../../capabilities/keys/collections.js';
+import { apiKeys } from '../../domains/keys/collections.js';
 import type { Migration } from './index.js';
 
 /** Keys created before services existed get assets and transcription, nothing else. */

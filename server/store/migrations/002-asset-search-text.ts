@@ -1,4 +1,4 @@
-import { assetsCollection, searchTextOf } from '../../capabilities/assets/collections.js';
+import { assetsCollection, searchTextOf } from '../../domains/assets/collections.js';
 import type { Migration } from './index.js';
 
 /** Asset search became a store query on one lower-cased field; assets stored before it get that field. */

@@ -1,8 +1,8 @@
 // Who may do what (docs/api.md), driven by the route table, plus the key error matrix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namedRoutes } from '../../../server/capabilities/index.js';
 import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
+import { namedRoutes } from '../../../server/surfaces/route-table.js';
 import { createTenant } from '../../helpers/factories.js';
 import { type Credential, startTestServer, type TestServer } from '../../helpers/server.js';
 

@@ -1,8 +1,8 @@
 // Another workspace's ids answer 404 (never 403) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namedRoutes } from '../../../server/capabilities/index.js';
-import { syncConflicts } from '../../../server/capabilities/sync/collections.js';
+import { syncConflicts } from '../../../server/domains/sync/collections.js';
 import { credentialsOf } from '../../../server/http/define-route.js';
+import { namedRoutes } from '../../../server/surfaces/route-table.js';
 import { createTenant, uploadAsset } from '../../helpers/factories.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
@@ -61,7 +61,7 @@ const targets: Record<string, { id: () => string[]; patch: object; post?: object
   '/api/v1/session-uploads/chunked/:id/parts/0': { id: () => [bobUpload], patch: {} },
 };
 
-/** Transcripts need a finished transcription to exist; tests/server/transcripts checks their isolation. */
+/** Transcripts need a finished transcription to exist; tests/server/domains/transcripts checks their isolation. */
 const COVERED_ELSEWHERE = /^\/api\/v1\/transcripts\/:id/;
 
 /** Routes with a workspace-scoped id, the id written `:id` and any other parameter filled in. */

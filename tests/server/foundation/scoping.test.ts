@@ -1,7 +1,7 @@
 // A key used outside its services gets 403 naming the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namedRoutes } from '../../../server/capabilities/index.js';
 import { SERVICE_NAMES } from '../../../server/http/viewer.js';
+import { namedRoutes } from '../../../server/surfaces/route-table.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 let srv: TestServer;

@@ -1,18 +1,18 @@
 // What a key of each service can do (docs/security.md, "What a key can do, by service"), generated from the route
 // table and the sync kinds and held to that section. The refusals it leans on are tested beside it: a key without
 // a route's service gets 403 naming it (scoping.test.ts), session-only routes refuse every key
-// (credentials.test.ts), and both over MCP (tests/server/mcp/mcp-scoping.test.ts).
+// (credentials.test.ts), and both over MCP (tests/server/surfaces/mcp/mcp-scoping.test.ts).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capabilities, namedRoutes } from '../../../server/capabilities/index.js';
-import { handWrittenTools } from '../../../server/capabilities/mcp/tools/index.js';
-import { toolsFromRoutes } from '../../../server/capabilities/mcp/tools/route-tools.js';
-import { SYNC_KINDS } from '../../../server/capabilities/sync/schema.js';
+import { SYNC_KINDS } from '../../../server/domains/sync/protocol/schema.js';
 import { type AnyRoute, credentialsOf } from '../../../server/http/define-route.js';
 import { SERVICE_NAMES, type ServiceName } from '../../../server/http/viewer.js';
+import { handWrittenTools } from '../../../server/surfaces/mcp/tools/index.js';
+import { toolsFromRoutes } from '../../../server/surfaces/mcp/tools/route-tools.js';
+import { capabilities, namedRoutes } from '../../../server/surfaces/route-table.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { connect } from '../mcp/harness.js';
-import { SLOW_MACHINE } from '../publishing/render-config.js';
+import { SLOW_MACHINE } from '../domains/publishing/render-config.js';
+import { connect } from '../surfaces/mcp/harness.js';
 import {
   apiPathsIn,
   endpointsIn,

@@ -2,8 +2,8 @@
 // (docs/sync.md): what service-capabilities.test.ts pushes with and without the kind's service.
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { batchKey } from '../../../server/capabilities/sync/content-hash.js';
-import type { SyncKind } from '../../../server/capabilities/sync/schema.js';
+import { batchKey } from '../../../server/domains/sync/protocol/content-hash.js';
+import type { SyncKind } from '../../../server/domains/sync/protocol/schema.js';
 import type { ServiceName } from '../../../server/http/viewer.js';
 import type { TestServer } from '../../helpers/server.js';
 

@@ -1,4 +1,4 @@
-import type { SettingsView } from '@server/capabilities/settings/schema';
+import type { SettingsView } from '@server/domains/settings/schema';
 import { FolderOpen, Info, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';

@@ -1,4 +1,4 @@
-import type { SettingsView } from '@server/capabilities/settings/schema';
+import type { SettingsView } from '@server/domains/settings/schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 

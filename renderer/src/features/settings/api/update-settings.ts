@@ -1,4 +1,4 @@
-import type { SettingsView, UpdateSettingsBody } from '@server/capabilities/settings/schema';
+import type { SettingsView, UpdateSettingsBody } from '@server/domains/settings/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 

@@ -1,4 +1,4 @@
-import type { SyncSettings } from '@server/capabilities/sync/local-schema';
+import type { SyncSettings } from '@server/domains/sync/desktop/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { wsKey } from '../../../api/workspace-store';

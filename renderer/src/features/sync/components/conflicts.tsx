@@ -1,4 +1,4 @@
-import type { Conflict } from '@server/capabilities/sync/local-schema';
+import type { Conflict } from '@server/domains/sync/desktop/schema';
 import { GitMerge } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';

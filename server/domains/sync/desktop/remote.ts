@@ -1,0 +1,152 @@
+// The hosted Folio as the desktop's sync sees it: its /api/v1/sync routes over HTTP with the key as a bearer token.
+// Rate limits are waited out (Retry-After), a gateway hiccup is retried a few times, and an unreachable host is an
+// OfflineError, which the scheduler answers with backoff.
+import type { Readable } from 'node:stream';
+import { batchKey } from '../protocol/content-hash.js';
+import type {
+  BeginPackBody,
+  ChangesPage,
+  CompletedPack,
+  Plan,
+  PlanBody,
+  PushItem,
+  PushResult,
+  SyncInfo,
+} from '../protocol/schema.js';
+
+/** The remote answered with an error status; `body` is its `{ error, ... }`. */
+export class RemoteError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(`The hosted Folio answered ${status}: ${String(body.error ?? 'no error message')}`);
+    this.name = 'RemoteError';
+  }
+}
+
+/** The remote could not be reached at all (no network, DNS, refused, reset). */
+export class OfflineError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `The hosted Folio cannot be reached: ${(cause as Error)?.cause ?? (cause as Error)?.message ?? cause}`,
+    );
+    this.name = 'OfflineError';
+  }
+}
+
+export type RemoteOptions = {
+  baseUrl: string;
+  key: string;
+  /** Longest wait for one Retry-After before giving up on a request. */
+  maxWaitMs?: number;
+  signal?: AbortSignal;
+};
+
+type Init = { method?: string; json?: unknown; body?: Readable | Buffer; headers?: Record<string, string> };
+
+export function createRemote({ baseUrl, key, maxWaitMs = 120_000, signal }: RemoteOptions) {
+  const base = baseUrl.replace(/\/+$/, '');
+
+  async function send(path: string, init: Init = {}): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...init.headers };
+    let body: BodyInit | undefined;
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.body) body = init.body as unknown as BodyInit;
+    try {
+      return await fetch(`${base}${path}`, {
+        method: init.method ?? (body ? 'POST' : 'GET'),
+        headers,
+        body,
+        signal,
+        redirect: 'error',
+        ...(init.body && !Buffer.isBuffer(init.body) ? { duplex: 'half' } : {}),
+      } as RequestInit);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new OfflineError(error);
+    }
+  }
+
+  /** Sends, waiting out 429s and retrying 502/503/504 (bodies that are streams cannot be re-sent: those throw). */
+  async function request(path: string, init: Init = {}, expected = [200, 201, 204]): Promise<Response> {
+    const resendable = !init.body || Buffer.isBuffer(init.body);
+    for (let attempt = 0; ; attempt++) {
+      const res = await send(path, init);
+      if (expected.includes(res.status)) return res;
+      const retryable = res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504;
+      if (retryable && resendable && attempt < 6) {
+        const wait = Math.min(maxWaitMs, retryAfterMs(res) ?? 500 * 2 ** attempt);
+        await res.body?.cancel();
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      throw new RemoteError(res.status, await errorBody(res));
+    }
+  }
+
+  const json = async <T>(path: string, init?: Init) => (await (await request(path, init)).json()) as T;
+
+  return {
+    baseUrl: base,
+    info: () => json<SyncInfo>('/api/v1/sync/info'),
+    plan: (body: PlanBody) => json<Plan>('/api/v1/sync/plan', { json: body }),
+    push: (records: PushItem[]) =>
+      json<{ results: PushResult[] }>('/api/v1/sync/push', {
+        json: { records },
+        headers: { 'idempotency-key': batchKey(records) },
+      }),
+    changes: (since: number, limit: number) =>
+      json<ChangesPage>(`/api/v1/sync/changes?since=${since}&limit=${limit}`),
+    beginPack: (body: BeginPackBody) =>
+      json<{ uploadId: string; partSize: number; partCount: number; size: number }>('/api/v1/sync/packs', {
+        json: body,
+      }),
+    packStatus: (uploadId: string) =>
+      json<{ status: string; missingParts: number[]; partSize: number; partCount: number }>(
+        `/api/v1/sync/packs/${encodeURIComponent(uploadId)}`,
+      ),
+    putPart: async (uploadId: string, index: number, body: Readable | Buffer, length: number) => {
+      const res = await request(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}/parts/${index}`, {
+        method: 'PUT',
+        body,
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) },
+      });
+      await res.body?.cancel();
+    },
+    completePack: (uploadId: string) =>
+      json<CompletedPack>(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}/complete`, { method: 'POST' }),
+    /** Bytes of many blobs, back to back in the order asked. */
+    fetchBlobs: (shas: string[]) => request('/api/v1/sync/blobs', { json: { blobs: shas } }),
+    /** One blob's bytes from `from` on (a resumed download). */
+    blob: (sha256: string, from = 0) =>
+      request(
+        `/api/v1/sync/blobs/${sha256}`,
+        from > 0 ? { headers: { range: `bytes=${from}-` } } : {},
+        [200, 206],
+      ),
+  };
+}
+
+export type Remote = ReturnType<typeof createRemote>;
+
+function retryAfterMs(res: Response): number | undefined {
+  const value = res.headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+async function errorBody(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text().catch(() => '');
+  try {
+    const parsed = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? parsed : { error: text };
+  } catch {
+    return { error: text.slice(0, 500) || res.statusText };
+  }
+}

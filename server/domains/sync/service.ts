@@ -1,0 +1,46 @@
+/** Sync: the receiving side (hosted/) and the syncing side (desktop.ts) of the same capability, over one set of kinds. */
+import type { Config } from '../../config.js';
+import type { Store } from '../../store/types.js';
+import type { ArtifactService } from '../artifacts/service.js';
+import type { AssetService } from '../assets/service.js';
+import type { ChartService } from '../charts/service.js';
+import type { ChunkedUploads } from '../chunked-uploads/service.js';
+import type { DiagramService } from '../diagrams/service.js';
+import type { TranscriptService } from '../transcripts/service.js';
+import { createDesktopSync } from './desktop/desktop-sync.js';
+import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
+import { createHostedSync } from './hosted/index.js';
+import { createKinds } from './kinds/index.js';
+
+export type SyncServiceDeps = {
+  store: Store;
+  config: Pick<Config, 'dataDir' | 'limits'>;
+  assets: AssetService;
+  transcripts: TranscriptService;
+  diagrams: DiagramService;
+  charts: ChartService;
+  artifacts: ArtifactService;
+  chunkedUploads: ChunkedUploads;
+  /** The desktop shell's keychain-backed box for the hosted keys; headless, a 0600 file holds them. */
+  secretBox?: SecretBox;
+  log: (line: string) => void;
+};
+
+export function createSyncService(deps: SyncServiceDeps) {
+  const { store, config, assets } = deps;
+  const kinds = createKinds(deps);
+  return {
+    kinds,
+    hosted: createHostedSync({ store, kinds, chunkedUploads: deps.chunkedUploads, limits: config.limits }),
+    desktop: createDesktopSync({
+      store,
+      assets,
+      kinds,
+      vault: createKeyVault({ dataDir: config.dataDir, box: deps.secretBox }),
+      dataDir: config.dataDir,
+      log: deps.log,
+    }),
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

@@ -1,0 +1,117 @@
+/**
+ * The MCP server at /mcp (Streamable HTTP): the catalog of tools, resources and prompts built once from the route
+ * table, and one SDK server per session. The /mcp routes have already authenticated the key (a session cookie
+ * never reaches here); this adds the Origin check the MCP transport asks for and hands the request to the
+ * session's transport.
+ */
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context } from 'koa';
+import { bearerOf } from '../../http/authenticate.js';
+import { badRequest, forbidden, HttpError } from '../../http/errors.js';
+import type { InvokeDeps } from '../../http/invoke-route.js';
+import { readJsonBody } from '../../http/read-json.js';
+import { type Reply, reply } from '../../http/reply.js';
+import type { Lifecycle } from '../../services.js';
+import type { Capability, NamedRoute } from '../route-table.js';
+import { attachViews } from './apps/views.js';
+import { authInfoOf, type KeyViewer } from './caller.js';
+import { prompts } from './prompts.js';
+import { fixedResources, templateResources } from './resources.js';
+import { createSessionServer, type McpCatalog } from './session-server.js';
+import { createSessionRegistry, type Session } from './sessions.js';
+import { buildTools } from './tools/index.js';
+
+export type McpOptions = {
+  /** Idle sessions are closed after this long (default 30 minutes). */
+  idleMs: number;
+  /** At most this many sessions at once; past it the least recently used is closed (default 1000). */
+  maxSessions: number;
+  /** Largest JSON-RPC message read (base64 uploads travel inside one; default 16 MiB). */
+  bodyBytes: number;
+};
+
+export type McpServiceDeps = {
+  routes: NamedRoute[];
+  capabilities: Capability[];
+  version: string;
+  lifecycle: Lifecycle;
+  /** The invoke dependencies, read on first use (they include the services this one belongs to). */
+  invoke: () => InvokeDeps;
+  log?: Pick<Console, 'error'>;
+  options?: Partial<McpOptions>;
+};
+
+export function createMcpService(deps: McpServiceDeps) {
+  const { idleMs, maxSessions, bodyBytes } = {
+    idleMs: 30 * 60_000,
+    maxSessions: 1000,
+    bodyBytes: 16 << 20,
+    ...deps.options,
+  };
+  const log = deps.log ?? console;
+  const tools = buildTools(deps.routes);
+  const catalog: McpCatalog = {
+    tools,
+    definitions: new Map(tools.map((t) => [t.name, t.definition])),
+    fixed: fixedResources(deps.capabilities, deps.routes, tools),
+    templates: templateResources(tools, deps.routes),
+    prompts,
+  };
+  attachViews(catalog);
+  const sessions = createSessionRegistry({ idleMs, max: maxSessions });
+  const sweeper = setInterval(() => void sessions.sweep(), Math.min(idleMs, 60_000));
+  sweeper.unref();
+  deps.lifecycle.onClose(async () => {
+    clearInterval(sweeper);
+    await sessions.closeAll();
+  });
+
+  /** Opens a session for `viewer` if this request is an initialize; the transport answers anything else. */
+  async function open(viewer: KeyViewer, ctx: Context, body: unknown): Promise<void> {
+    const server = createSessionServer(catalog, viewer, { deps: deps.invoke(), log, version: deps.version });
+    let session: Session | undefined;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: bodyBytes,
+      onsessioninitialized: (id) => {
+        session = { id, keyId: viewer.keyId, server, transport, lastSeen: Date.now(), active: 0 };
+        sessions.add(session);
+      },
+      onsessionclosed: (id) => sessions.forget(id),
+    });
+    transport.onclose = () => sessions.forget(transport.sessionId);
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, body);
+    if (!session) await server.close();
+  }
+
+  /** One HTTP request to /mcp from an authenticated key. */
+  async function handle(ctx: Context, viewer: KeyViewer, origin: string): Promise<Reply> {
+    const sent = ctx.get('origin');
+    if (sent && sent !== origin)
+      throw forbidden('Cross-origin request refused: /mcp accepts no Origin but this server’s own');
+    const bearer = bearerOf(ctx.get('authorization')) ?? '';
+    Object.assign(ctx.req, { auth: authInfoOf(bearer, viewer, origin) });
+    const id = ctx.get('mcp-session-id');
+    const session = id ? sessions.find(id, viewer.keyId) : undefined;
+    if (id && !session) throw new HttpError(404, 'MCP session not found: start a new one with initialize');
+    // Read like every JSON body (strict UTF-8, the size limit, no prototype keys); anything but JSON is left to
+    // the transport to refuse. One message per request, as the current MCP revision has it: a batch would turn
+    // one request through the rate limit into any number of tool calls.
+    const body =
+      ctx.method === 'POST' && ctx.is('application/json')
+        ? await readJsonBody(ctx.req, ctx.request.charset, bodyBytes)
+        : undefined;
+    if (Array.isArray(body) && body.length !== 1)
+      throw badRequest('Send one JSON-RPC message per request: batches are not accepted');
+    if (session) await sessions.using(session, () => session.transport.handleRequest(ctx.req, ctx.res, body));
+    else if (ctx.method === 'POST') await open(viewer, ctx, body);
+    else throw new HttpError(400, 'Send the Mcp-Session-Id header this server gave at initialize');
+    return reply.handled();
+  }
+
+  return { handle, tools, catalog, sessions };
+}
+
+export type McpService = ReturnType<typeof createMcpService>;

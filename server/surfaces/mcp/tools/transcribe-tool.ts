@@ -1,0 +1,82 @@
+// transcripts_create: store the audio, queue its transcript and (by default) wait for it, reporting the
+// transcript's progress as MCP progress notifications; cancelling the call cancels the transcript.
+import { rm } from 'node:fs/promises';
+import { z } from 'zod';
+import { presentTranscript } from '../../../domains/transcripts/present-transcript.js';
+import { settledReply } from '../../../domains/transcripts/routes.js';
+import { Transcript } from '../../../domains/transcripts/schema.js';
+import type { Services } from '../../../services.js';
+import { defineTool } from './define-tool.js';
+import type { ToolCall } from './tool.js';
+import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
+
+const PROGRESS_POLL_MS = 250;
+
+export const transcriptsCreate = defineTool({
+  name: 'transcripts_create',
+  service: 'transcription',
+  method: 'POST',
+  summary: 'Transcribe an audio or video file with the local Whisper model and wait for the transcript',
+  description:
+    'Either `path` (absolute, inside a folder the owner allowed for agents; any length) or `contentBase64` with `filename`. Optional `language` (e.g. en) and `prompt`. Progress is reported while it runs (ask for it with a progressToken); cancelling the call cancels the transcript. `wait: false` answers the pending transcript at once (follow it with transcripts_get). A failed transcript is a tool error carrying the transcript and its `error`.',
+  input: z
+    .strictObject({
+      ...FileSource,
+      language: z.string().trim().min(1).max(16).optional(),
+      prompt: z.string().trim().min(1).max(2000).optional(),
+      wait: z.boolean().default(true),
+    })
+    .refine(exactlyOneSource, SOURCE_MESSAGE),
+  response: Transcript,
+  async run({ workspace, args }, services, call) {
+    const { assets, store, config, transcripts } = services;
+    const file = await receiveSource(args, {
+      roots: config.agentFileRoots,
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.uploadBytes,
+      signal: call.signal,
+    });
+    const asset = await ownedBy(file.tmpPath, () =>
+      assets.createFromFile(workspace.id, { path: file.tmpPath, filename: args.filename ?? file.filename }),
+    );
+    const record = await transcripts.create(workspace.id, {
+      audioAssetId: asset.id,
+      source: 'transcribe',
+      language: args.language,
+      prompt: args.prompt,
+    });
+    if (!args.wait) return presentTranscript(record);
+    return settledReply(await waitFor(workspace.id, record.id, services, call));
+  },
+});
+
+/** Waits for the transcript, relaying its progress; an aborted call cancels it. */
+async function waitFor(workspaceId: string, id: string, { transcripts }: Services, call: ToolCall) {
+  const cancel = () => void transcripts.cancel(workspaceId, id).catch(() => undefined);
+  call.signal.addEventListener('abort', cancel, { once: true });
+  let reported = -1;
+  const poll = setInterval(async () => {
+    const row = await transcripts.find(workspaceId, id).catch(() => undefined);
+    if (row?.status !== 'processing' || row.progress <= reported) return;
+    reported = row.progress;
+    call.progress(row.progress, 100, `transcribing: ${row.progress}%`);
+  }, PROGRESS_POLL_MS);
+  try {
+    const settled = await transcripts.settled(workspaceId, id);
+    if (settled.transcript.status === 'completed') call.progress(100, 100, 'completed');
+    return settled;
+  } finally {
+    clearInterval(poll);
+    call.signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** Runs `use`, which takes ownership of the temp file; if it fails first, the file is removed here. */
+export async function ownedBy<T>(tmpPath: string, use: () => Promise<T>): Promise<T> {
+  try {
+    return await use();
+  } catch (error) {
+    await rm(tmpPath, { force: true });
+    throw error;
+  }
+}
