@@ -7,7 +7,7 @@
  *     Folio runs), then with the same render called on the main thread (what the pool avoids). Goal: p99 < 50 ms.
  * `npx tsx bench/publishing-pages.ts [--seconds 5]`
  */
-import { renderChart } from '../server/domains/charts/render-chart.js';
+import { renderChart } from '../server/domains/publishing/charts/render-chart.js';
 import { startTestServer } from '../tests/helpers/server.js';
 import { wrk } from './lib/wrk.js';
 

@@ -14,12 +14,12 @@ import elkModule from 'elkjs/lib/elk.bundled.js';
 import * as vega from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import * as vl from 'vega-lite';
-import { renderChart } from '../server/domains/charts/render-chart.js';
-import { diagramDocument } from '../server/domains/diagrams/diagram-document.js';
-import { layoutGraph } from '../server/domains/diagrams/layout.js';
-import { LayoutRequest } from '../server/domains/diagrams/layout-schema.js';
-import { layoutSvg } from '../server/domains/diagrams/layout-svg.js';
-import { renderDiagram } from '../server/domains/diagrams/render-diagram.js';
+import { renderChart } from '../server/domains/publishing/charts/render-chart.js';
+import { diagramDocument } from '../server/domains/publishing/diagrams/diagram-document.js';
+import { layoutGraph } from '../server/domains/publishing/diagrams/layout.js';
+import { LayoutRequest } from '../server/domains/publishing/diagrams/layout-schema.js';
+import { layoutSvg } from '../server/domains/publishing/diagrams/layout-svg.js';
+import { renderDiagram } from '../server/domains/publishing/diagrams/render-diagram.js';
 import { RESVG_FONT } from '../server/engines/render/rasterize.js';
 import { sanitizeSvg } from '../server/engines/render/svg/sanitize-svg.js';
 

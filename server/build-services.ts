@@ -3,15 +3,15 @@
 // workspaces here, and the sweeper's jobs come from here too.
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { createArtifactService } from './domains/artifacts/service.js';
 import { createAssetService } from './domains/assets/service.js';
-import { createChartService } from './domains/charts/service.js';
 import { createChunkedUploads } from './domains/chunked-uploads/service.js';
-import { createDiagramService } from './domains/diagrams/service.js';
 import { createIdentityService } from './domains/identity/service.js';
 import { createKeyService } from './domains/keys/service.js';
 import { createModelStore } from './domains/models/model-store.js';
 import { createModelManager } from './domains/models/service.js';
+import { createArtifactService } from './domains/publishing/artifacts/service.js';
+import { createChartService } from './domains/publishing/charts/service.js';
+import { createDiagramService } from './domains/publishing/diagrams/service.js';
 import { sweepUnfinished } from './domains/publishing/unfinished.js';
 import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';

@@ -1,14 +1,14 @@
 // Every service the app builds once (app.ts) and hands to route handlers as their second argument.
 
 import type { Config } from './config.js';
-import type { ArtifactService } from './domains/artifacts/service.js';
 import type { AssetService } from './domains/assets/service.js';
-import type { ChartService } from './domains/charts/service.js';
 import type { ChunkedUploads } from './domains/chunked-uploads/service.js';
-import type { DiagramService } from './domains/diagrams/service.js';
 import type { IdentityService } from './domains/identity/service.js';
 import type { KeyService } from './domains/keys/service.js';
 import type { ModelManager } from './domains/models/service.js';
+import type { ArtifactService } from './domains/publishing/artifacts/service.js';
+import type { ChartService } from './domains/publishing/charts/service.js';
+import type { DiagramService } from './domains/publishing/diagrams/service.js';
 import type { RealtimeService } from './domains/realtime/service.js';
 import type { InstanceSettingsStore } from './domains/settings/settings-store.js';
 import type { SyncService } from './domains/sync/service.js';

@@ -1,15 +1,15 @@
 // The API's table of contents: every capability, in the order its routes mount.
 // Route names (the exported consts) become OpenAPI operationIds.
 
-import { artifactRoutes } from '../domains/artifacts/routes.js';
 import { assetApiRoutes } from '../domains/assets/routes.js';
 import { assetServeRoutes } from '../domains/assets/serve-routes.js';
-import { chartRoutes } from '../domains/charts/routes.js';
 import { chunkedUploadRoutes } from '../domains/chunked-uploads/routes.js';
-import { diagramRoutes } from '../domains/diagrams/routes.js';
 import { identityRoutes } from '../domains/identity/routes.js';
 import { keyRoutes } from '../domains/keys/routes.js';
 import { modelRoutes } from '../domains/models/routes.js';
+import { artifactRoutes } from '../domains/publishing/artifacts/routes.js';
+import { chartRoutes } from '../domains/publishing/charts/routes.js';
+import { diagramRoutes } from '../domains/publishing/diagrams/routes.js';
 import {
   artifactDocs,
   artifactSummary,
@@ -123,9 +123,9 @@ export const capabilities: Capability[] = [
 
 /** Modules whose `renderTasks` every render worker loads (layout, charts, rasterizing, pages). */
 export const renderTaskModules = [
-  '../domains/diagrams/render-tasks.ts',
-  '../domains/charts/render-tasks.ts',
-  '../domains/artifacts/render-tasks.ts',
+  '../domains/publishing/diagrams/render-tasks.ts',
+  '../domains/publishing/charts/render-tasks.ts',
+  '../domains/publishing/artifacts/render-tasks.ts',
 ].map((path) => new URL(path, import.meta.url).href);
 
 /** Every route with its name and capability, in mount order. */

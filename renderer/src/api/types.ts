@@ -1,18 +1,15 @@
 // API types, derived from the server's own zod schemas and services (type-only: erased at build), so the
 // dashboard cannot drift from the route table. Nothing here is written by hand.
 
-import type { ArtifactDocument as ArtifactDocumentSchema } from '@server/domains/artifacts/schema';
 import type {
   ASSET_TYPES,
   AssetList as AssetListSchema,
   Asset as AssetSchema,
 } from '@server/domains/assets/schema';
-import type { ChartSpec as ChartSpecSchema } from '@server/domains/charts/schema';
 import type {
   ChunkedUpload as ChunkedUploadSchema,
   CompletedUpload as CompletedUploadSchema,
 } from '@server/domains/chunked-uploads/schema';
-import type { DiagramSvg as DiagramSvgSchema } from '@server/domains/diagrams/schema';
 import type {
   Me as MeSchema,
   Profile as ProfileSchema,
@@ -27,6 +24,9 @@ import type {
   ModelDownload as ModelDownloadSchema,
   ModelsOverview as ModelsOverviewSchema,
 } from '@server/domains/models/schema';
+import type { ArtifactDocument as ArtifactDocumentSchema } from '@server/domains/publishing/artifacts/schema';
+import type { ChartSpec as ChartSpecSchema } from '@server/domains/publishing/charts/schema';
+import type { DiagramSvg as DiagramSvgSchema } from '@server/domains/publishing/diagrams/schema';
 import type {
   ListQuery as PublicationListQuerySchema,
   PublicationSummary as PublicationSummarySchema,

@@ -1,11 +1,11 @@
 /** Sync: the receiving side (hosted/) and the syncing side (desktop.ts) of the same capability, over one set of kinds. */
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/types.js';
-import type { ArtifactService } from '../artifacts/service.js';
 import type { AssetService } from '../assets/service.js';
-import type { ChartService } from '../charts/service.js';
 import type { ChunkedUploads } from '../chunked-uploads/service.js';
-import type { DiagramService } from '../diagrams/service.js';
+import type { ArtifactService } from '../publishing/artifacts/service.js';
+import type { ChartService } from '../publishing/charts/service.js';
+import type { DiagramService } from '../publishing/diagrams/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { createDesktopSync } from './desktop/desktop-sync.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';

@@ -8,15 +8,15 @@ import { z } from 'zod';
 import { badRequest, conflict } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store, Stored } from '../../../store/types.js';
-import type { ArtifactService } from '../../artifacts/service.js';
-import type { ChartService } from '../../charts/service.js';
-import type { DiagramService } from '../../diagrams/service.js';
+import type { ArtifactService } from '../../publishing/artifacts/service.js';
+import type { ChartService } from '../../publishing/charts/service.js';
 import {
   collectionsOf,
   type Kind,
   type PublicationRecord,
   type VersionRecord,
 } from '../../publishing/collections.js';
+import type { DiagramService } from '../../publishing/diagrams/service.js';
 import type { Publications } from '../../publishing/publications.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
 import { Slug } from '../../publishing/slugs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_DIAGRAM, KNOWN_CLASSES } from '../../../../server/domains/diagrams/vocabulary.js';
+import { EXAMPLE_DIAGRAM, KNOWN_CLASSES } from '../../../../server/domains/publishing/diagrams/vocabulary.js';
 import { sanitizeSvg } from '../../../../server/engines/render/svg/sanitize-svg.js';
 import { failureOf, parseAsSvg } from '../../domains/publishing/svg-helpers.js';
 

@@ -1,0 +1,60 @@
+/**
+ * The /c/:slug page: the server-rendered chart first (so it shows at once and without scripts), then the
+ * live view (tooltips, selections) from the bundled runtime, which the CSP allows by its exact URL.
+ */
+import escapeHtml from 'escape-html';
+import { type PageMeta, renderPageShell } from '../page-shell.js';
+import { BASE_CSS } from '../page-styles.js';
+import type { Found } from '../publications.js';
+
+const CHART_PAGE_CSS = `
+.fo-chart-frame { position: relative; }
+#fo-chart { display: none; }
+.fo-live #fo-chart { display: block; }
+.fo-live .fo-chart-static { display: none; }
+#fo-chart svg, .fo-chart-static svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+.fo-downloads { display: flex; gap: 16px; }
+#vg-tooltip-element { visibility: hidden; position: fixed; z-index: 1000; padding: 8px 10px; border-radius: 8px; font: 12px/1.45 var(--font); background: var(--bg); color: var(--text); border: 1px solid var(--line); box-shadow: 0 4px 16px rgba(0, 0, 0, 0.12); max-width: 320px; pointer-events: none; }
+#vg-tooltip-element.visible { visibility: visible; }
+#vg-tooltip-element h2 { margin: 0 0 6px; font-size: 13px; }
+#vg-tooltip-element table { border-spacing: 0; }
+#vg-tooltip-element td { padding: 1px 0; vertical-align: top; }
+#vg-tooltip-element td.key { color: var(--muted); padding-right: 10px; text-align: right; max-width: 140px; overflow: hidden; text-overflow: ellipsis; }
+#vg-tooltip-element td.value { font-variant-numeric: tabular-nums; }
+`;
+
+export type ChartPageParts = {
+  found: Found;
+  staticSvg: { light: string; dark: string };
+  specs: { light: object; dark: object };
+  runtimeUrl: string;
+  meta: PageMeta;
+  base: string;
+};
+
+export function renderChartPage({ found, staticSvg, specs, runtimeUrl, meta, base }: ChartPageParts) {
+  const { item, version } = found;
+  const e = escapeHtml;
+  const query = version.version === item.version ? '' : `?version=${version.version}`;
+  const body = `<main class="fo-page fo-page-wide">
+<header class="fo-page-header">
+<h1 class="fo-page-title">${e(version.title)}</h1>
+${version.description ? `<p class="fo-page-description">${e(version.description)}</p>` : ''}
+${version.tags.length ? `<p class="fo-page-meta">${version.tags.map((t) => `<span class="fo-tag">${e(t)}</span>`).join('')}</p>` : ''}
+</header>
+<figure class="fo-figure fo-canvas fo-chart-frame">
+<div id="fo-chart" role="img" aria-label="${e(version.title)}"></div>
+<div class="fo-chart-static"><div class="fo-only-light">${staticSvg.light}</div><div class="fo-only-dark">${staticSvg.dark}</div></div>
+</figure>
+<footer class="fo-page-footer"><span>Version ${version.version} of ${item.version} · ${e(version.createdAt.slice(0, 10))}</span>
+<span class="fo-downloads"><a href="${e(`${base}.svg${query}`)}">SVG</a><a href="${e(`${base}.png${query}`)}">PNG</a></span></footer>
+</main>`;
+  return renderPageShell({
+    origin: new URL(base).origin,
+    meta,
+    body,
+    styles: [BASE_CSS, CHART_PAGE_CSS],
+    scriptUrls: [runtimeUrl],
+    data: { 'fo-chart-spec': specs },
+  });
+}

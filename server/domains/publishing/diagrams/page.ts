@@ -1,0 +1,45 @@
+/** The /d/:slug page: the diagram inline (themed by the viewer's colour scheme), no scripts at all. */
+import escapeHtml from 'escape-html';
+import { type PageMeta, renderPageShell } from '../page-shell.js';
+import { BASE_CSS } from '../page-styles.js';
+import type { Found } from '../publications.js';
+
+const DIAGRAM_PAGE_CSS = `.fo-downloads { display: flex; gap: 16px; }
+.fo-page-wide { max-width: 1480px; }
+.fo-canvas svg { width: 100%; }`;
+
+/** Never shrunk below 70 % of its size: its text stays legible, and a wide diagram scrolls. */
+function minWidth(found: Found): string {
+  const width = found.version.derived?.width as number | undefined;
+  return width
+    ? ` style="min-width: ${Math.round(width * 0.7)}px; max-width: ${Math.round(width * 1.25)}px; margin: 0 auto"`
+    : '';
+}
+
+export function renderDiagramPage(
+  found: Found,
+  svg: { svg: string; styles: string[] },
+  meta: PageMeta,
+  base: string,
+) {
+  const { item, version } = found;
+  const e = escapeHtml;
+  const query = version.version === item.version ? '' : `?version=${version.version}`;
+  const body = `<main class="fo-page fo-page-wide">
+<header class="fo-page-header">
+<h1 class="fo-page-title">${e(version.title)}</h1>
+${version.description ? `<p class="fo-page-description">${e(version.description)}</p>` : ''}
+<p class="fo-page-meta">${version.kind ? `<span class="fo-tag">${e(version.kind)}</span>` : ''}${version.tags.map((t) => `<span class="fo-tag">${e(t)}</span>`).join('')}</p>
+</header>
+<figure class="fo-figure fo-canvas"><div${minWidth(found)}>${svg.svg}</div></figure>
+<footer class="fo-page-footer"><span>Version ${version.version} of ${item.version} · ${e(version.createdAt.slice(0, 10))}</span>
+<span class="fo-downloads"><a href="${e(`${base}.svg${query}`)}">SVG</a><a href="${e(`${base}.png${query}`)}">PNG</a></span></footer>
+</main>`;
+  return renderPageShell({
+    origin: new URL(base).origin,
+    meta,
+    body,
+    styles: [BASE_CSS, DIAGRAM_PAGE_CSS],
+    bodyStyles: svg.styles,
+  });
+}
