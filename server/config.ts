@@ -3,7 +3,6 @@ import { homedir, hostname } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { Flags } from './cli/command-line.js';
 
 export const DEFAULT_PORT = 4780;
 
@@ -160,6 +159,16 @@ export function defaultDataDir(): string {
     return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Folio');
   return join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Folio');
 }
+
+/** One command-line flag: what node's parseArgs reads, and its line in the usage (server/cli/command-line.ts). */
+export type Flag = {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** What the value stands for in the usage, e.g. `<n>`. */
+  value?: string;
+  help: string;
+};
+export type Flags = Record<string, Flag>;
 
 /** The server's flags, each with its environment twin: `npm run serve` and `npm start` print their usage from it. */
 export const serveFlags = {

@@ -54,3 +54,8 @@ export type Services = {
   charts: ChartService;
   artifacts: ArtifactService;
 };
+
+// The services route handlers receive (server/http/route-services.ts names the interface; this fills it in).
+declare module './http/route-services.js' {
+  interface RouteServices extends Services {}
+}

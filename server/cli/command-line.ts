@@ -3,15 +3,9 @@
 // cannot drift. `--help`/`-h` prints the usage on stdout (exit 0); a command line that cannot be read prints the
 // problem and the usage on stderr (exit 2, the usual code for a usage error), before the entry does any work.
 import { parseArgs } from 'node:util';
+import type { Flag, Flags } from '../config.js';
 
-export type Flag = {
-  type: 'string' | 'boolean';
-  multiple?: boolean;
-  /** What the value stands for in the usage, e.g. `<n>`. */
-  value?: string;
-  help: string;
-};
-export type Flags = Record<string, Flag>;
+export type { Flag, Flags };
 
 export type CommandLine<F extends Flags> = {
   /** The synopsis after `Usage: `, one line per form. */

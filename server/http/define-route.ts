@@ -7,8 +7,8 @@
 // writes the response itself), so the compiler shows which routes can also be called as MCP tools.
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Services } from '../services.js';
 import type { Reply } from './reply.js';
+import type { RouteServices } from './route-services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -84,7 +84,7 @@ export type RouteDefinition<
   R = undefined,
 > = RouteFields<A, P, Q, B, R> & {
   raw?: false;
-  handler: (input: RouteInput<A, P, Q, B>, services: Services) => MaybePromise<RouteResult<R>>;
+  handler: (input: RouteInput<A, P, Q, B>, services: RouteServices) => MaybePromise<RouteResult<R>>;
 };
 
 export type RawRouteDefinition<A = Auth, P = undefined, Q = undefined, R = undefined> = RouteFields<
@@ -100,14 +100,14 @@ export type RawRouteDefinition<A = Auth, P = undefined, Q = undefined, R = undef
   requestContentType?: string;
   handler: (
     input: RouteInput<A, P, Q, undefined> & { ctx: Context },
-    services: Services,
+    services: RouteServices,
   ) => MaybePromise<RouteResult<R>>;
 };
 
 /** A route as the route table holds it: every route has different schemas, each checked where it is defined. */
 type Erased<R> = Omit<R, 'handler'> & {
   // biome-ignore lint/suspicious/noExplicitAny: the input was typed at the definition; invoke-route builds it
-  handler: (input: any, services: Services) => unknown;
+  handler: (input: any, services: RouteServices) => unknown;
 };
 type AnySchema = Schema | undefined;
 export type AnyRoute =

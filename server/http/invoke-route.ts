@@ -2,15 +2,15 @@
 // admit (the transport's own checks: Origin for cookie writes, rate limits) → validate → handler. HTTP
 // (mount-routes.ts) and MCP both call it, so a tool answers exactly what its route answers, errors included.
 import type { Context } from 'koa';
-import type { Services } from '../services.js';
 import { type CredentialResolvers, identify, type Presented } from './authenticate.js';
 import { type Authorized, authorize, type WorkspaceDirectory } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
+import type { RouteServices } from './route-services.js';
 
 export type InvokeDeps = {
   resolvers: CredentialResolvers;
   workspaces: WorkspaceDirectory;
-  services: Services;
+  services: RouteServices;
 };
 
 export type RouteCall = {

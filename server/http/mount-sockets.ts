@@ -6,13 +6,13 @@ import type { Duplex } from 'node:stream';
 import Cookies from 'cookies';
 import { match } from 'path-to-regexp';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { Services } from '../services.js';
 import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import { toResponse } from './error-boundary.js';
 import { HttpError } from './errors.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { addressedOrigins } from './origin-check.js';
+import type { RouteServices } from './route-services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type SocketInput = {
@@ -28,7 +28,7 @@ export type SocketDefinition = {
   service?: ServiceName;
   grantPurpose?: string;
   summary: string;
-  handler: (ws: WebSocket, input: SocketInput, services: Services) => void;
+  handler: (ws: WebSocket, input: SocketInput, services: RouteServices) => void;
 };
 
 export const defineSocket = (socket: SocketDefinition) => socket;
@@ -38,7 +38,7 @@ export type SocketDeps = {
   workspaces: WorkspaceDirectory;
   hostPolicy: HostPolicy;
   ownOrigins: () => string[];
-  services: Services;
+  services: RouteServices;
 };
 
 export function mountSockets(http: Server, sockets: SocketDefinition[], deps: SocketDeps): WebSocketServer {
