@@ -1,5 +1,21 @@
-import { apiKeys } from '../../domains/keys/collections.js';
-import type { Migration } from './index.js';
+import { defineCollection } from '../types.js';
+import type { Migration } from './migration.js';
+
+type KeyRow = {
+  id: string;
+  hash: string;
+  workspaceId: string;
+  services?: string[] | null;
+  createdAt: string;
+};
+
+/** The api-keys collection as it was declared when services came to keys. */
+const apiKeys = defineCollection<KeyRow>({
+  name: 'api-keys',
+  scope: 'instance',
+  fields: { workspaceId: 'text', services: 'text[]', createdAt: 'text' },
+  unique: ['hash'],
+});
 
 /** Keys created before services existed get assets and transcription, nothing else. */
 export const backfillKeyServices: Migration = {

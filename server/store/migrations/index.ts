@@ -2,8 +2,7 @@
 import type { Store } from '../types.js';
 import { backfillKeyServices } from './001-backfill-key-services.js';
 import { assetSearchText } from './002-asset-search-text.js';
-
-export type Migration = { version: number; name: string; up(store: Store): Promise<void> };
+import type { Migration } from './migration.js';
 
 export const migrations: Migration[] = [backfillKeyServices, assetSearchText];
 export const SCHEMA_VERSION = migrations.length;
