@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { ModelHeader } from '../../server/domains/models/model-header.js';
+import type { ModelHeader } from '../../server/engines/whisper/model-header.js';
 
 /** A model's shape: the header fields whisper.cpp reads, minus `ftype` (always f16 here). */
 export type ModelDims = Omit<ModelHeader, 'ftype'>;

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import type { CatalogModel } from './catalog.js';
+import type { CatalogModel } from '../../engines/whisper/model-catalog.js';
+import { modelsDir } from '../../engines/whisper/model-files.js';
+import { InvalidModelError, readModelHeader } from '../../engines/whisper/model-header.js';
 import { ModelError } from './model-errors.js';
-import { InvalidModelError, readModelHeader } from './model-header.js';
-import { checkModelFileName, modelsDir, partPath } from './models-dir.js';
+import { checkModelFileName, partPath } from './models-dir.js';
 
 export const DEFAULT_MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 

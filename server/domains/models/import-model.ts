@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { modelsDir } from '../../engines/whisper/model-files.js';
+import { type ModelHeader, readModelHeader } from '../../engines/whisper/model-header.js';
 import { ModelError } from './model-errors.js';
-import { type ModelHeader, readModelHeader } from './model-header.js';
-import { checkModelFileName, modelsDir } from './models-dir.js';
+import { checkModelFileName } from './models-dir.js';
 
 export interface ImportModelOptions {
   dataDir: string;

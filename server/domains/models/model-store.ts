@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findCatalogModel } from './catalog.js';
+import { findCatalogModel } from '../../engines/whisper/model-catalog.js';
+import { modelsDir } from '../../engines/whisper/model-files.js';
+import { type ModelHeader, readModelHeader } from '../../engines/whisper/model-header.js';
 import { ModelError } from './model-errors.js';
-import { type ModelHeader, readModelHeader } from './model-header.js';
-import { checkModelFileName, modelsDir } from './models-dir.js';
+import { checkModelFileName } from './models-dir.js';
 
 export interface InstalledModel {
   file: string;

@@ -1,10 +1,7 @@
-/** Where installed models live: <dataDir>/models/<file>, with downloads in progress as <file>.part. */
+/** Model file names and downloads in progress (<dataDir>/models/<file>.part); the folder is the engine's. */
 import { basename, join } from 'node:path';
+import { modelsDir } from '../../engines/whisper/model-files.js';
 import { ModelError } from './model-errors.js';
-
-export function modelsDir(dataDir: string): string {
-  return join(dataDir, 'models');
-}
 
 /** A download in progress, resumed from where it stopped until it is verified and renamed to `file`. */
 export const partPath = (dataDir: string, file: string) => join(modelsDir(dataDir), `${file}.part`);

@@ -2,12 +2,12 @@
 import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
+import { findCatalogModel, modelCatalog } from '../../engines/whisper/model-catalog.js';
+import { InvalidModelError } from '../../engines/whisper/model-header.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
-import { findCatalogModel, modelCatalog } from './catalog.js';
 import { downloadModel } from './download-model.js';
 import { importModel } from './import-model.js';
 import { ModelError } from './model-errors.js';
-import { InvalidModelError } from './model-header.js';
 import type { ModelStore } from './model-store.js';
 import { checkModelFileName, partPath } from './models-dir.js';
 

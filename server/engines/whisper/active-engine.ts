@@ -4,16 +4,16 @@
  * `engine()` throws an error whose message says how to install one (docs/headless.md).
  */
 import { basename, join } from 'node:path';
-import { readModelHeader } from '../../domains/models/model-header.js';
-import type { ModelStore } from '../../domains/models/model-store.js';
-import { modelsDir } from '../../domains/models/models-dir.js';
 import { EngineError } from './errors.js';
 import { ffmpegChooser } from './ffmpeg-binary.js';
+import { modelsDir } from './model-files.js';
+import { readModelHeader } from './model-header.js';
 import type { WhisperEngine } from './types.js';
 import { type AudioDecoder, createWhisperEngine } from './whisper-engine.js';
 
 export interface ActiveEngineDeps {
-  modelStore: ModelStore;
+  /** The model chosen in the model manager (domains/models' store): a file name in the models folder. */
+  modelStore: { getActiveFile(): Promise<string | undefined> };
   dataDir: string;
   /** `--whisper-model`: wins until a model is chosen at run time (PUT /api/v1/models/active). */
   overridePath?: string;

@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCatalogModel, modelCatalog } from '../../../../server/domains/models/catalog.js';
 import { importModel } from '../../../../server/domains/models/import-model.js';
 import { createModelStore } from '../../../../server/domains/models/model-store.js';
 import { generateModel } from '../../../helpers/generate-model.js';
@@ -55,25 +54,5 @@ describe('model import and store', () => {
     expect((await again.list())[0].active).toBe(true);
     await again.remove('ggml-micro.bin');
     expect(await again.resolveActiveModel()).toBeUndefined();
-  });
-
-  it('catalog lists the standard models with sizes and checksums', () => {
-    expect(modelCatalog.map((m) => m.name)).toEqual([
-      'tiny',
-      'tiny.en',
-      'base',
-      'base.en',
-      'small',
-      'small.en',
-      'medium',
-      'medium.en',
-      'large-v3',
-      'large-v3-turbo',
-    ]);
-    for (const m of modelCatalog) {
-      expect(m.file).toBe(`ggml-${m.name}.bin`);
-      expect(m.sha1 ?? m.sha256).toMatch(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
-    }
-    expect(findCatalogModel('ggml-base.en.bin')?.multilingual).toBe(false);
   });
 });
