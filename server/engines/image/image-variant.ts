@@ -2,33 +2,38 @@
  * Resolves /img/<chain...>/<key> to a file on disk: the original when no work is needed, else a cached derivative
  * rendered on first request. Explains the effective chain in X-Folio-Transform, which image CDNs do not.
  */
-
-import type { FoundAsset } from '../../domains/assets/service.js';
 import { notFound } from '../../http/errors.js';
 import type { ImageCache } from './image-cache.js';
 import { CONTENT_TYPES, defaultFormatFor, renderImage, TRANSFORMABLE_TYPES } from './render-image.js';
 import { describeOps, parseTransformChain, resolveFormat } from './transform-chain.js';
 
-export interface ImageVariant {
+/** What the engine needs of a stored image; the caller's own type (an asset) comes back as `original`. */
+export interface ImageSource {
+  record: { key: string; type: string; contentType: string; sha256: string };
+  /** The file itself, on a local file system. */
+  path: string | undefined;
+  /** A local copy, where the bytes are elsewhere (a bucket); released when rendered. */
+  localFile(): Promise<{ path: string; release(): Promise<void> } | undefined>;
+}
+
+export interface ImageVariant<S extends ImageSource> {
   /** A derivative in the local cache, or the original's own file on a local file system. */
   path?: string;
   /** The original, when it is served untouched from where the store keeps it (a bucket). */
-  original?: FoundAsset;
+  original?: S;
   contentType: string;
   etag: string;
   headers: Record<string, string>;
 }
 
-type Lookup = (key: string) => Promise<FoundAsset | undefined>;
-
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export async function resolveImageVariant(
+export async function resolveImageVariant<S extends ImageSource>(
   segments: string[],
   accept: string,
-  byKey: Lookup,
+  byKey: (key: string) => Promise<S | undefined>,
   cache: ImageCache,
-): Promise<ImageVariant> {
+): Promise<ImageVariant<S>> {
   const key = segments[segments.length - 1] ?? '';
   const found = await byKey(key);
   // SVG and non-images never come out of /img: SVG is active content, which only /f serves, as a download.

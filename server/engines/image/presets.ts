@@ -1,5 +1,5 @@
 /** Named presets: macros in the cascade, so ops after them override what they set. `thumb` fits within 256×256: clients rely on it. */
-import type { TransformOps } from './transform-chain.js';
+import type { TransformOps } from './transform-ops.js';
 
 export const IMAGE_PRESETS: Record<string, TransformOps> = {
   thumb: { width: 256, height: 256, fit: 'inside' },

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { unprocessable } from '../../http/errors.js';
 import { MAX_INPUT_PIXELS, SHARP_INPUT } from './limits.js';
-import type { OutputFormat, TransformOps } from './transform-chain.js';
+import type { OutputFormat, TransformOps } from './transform-ops.js';
 
 const DEFAULT_QUALITY: Record<OutputFormat, number> = { webp: 80, avif: 55, jpeg: 82, png: 100 };
 /** Source types sharp's prebuilt libvips decodes (no HEIC/HEVC there); others are not served from /img. */

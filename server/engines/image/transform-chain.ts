@@ -5,19 +5,7 @@
 import { badRequest } from '../../http/errors.js';
 import { MAX_OUTPUT_EDGE } from './limits.js';
 import { IMAGE_PRESETS } from './presets.js';
-
-export const FITS = ['cover', 'contain', 'inside', 'fill', 'outside'] as const;
-export const FORMATS = ['webp', 'avif', 'jpeg', 'png'] as const;
-export type Fit = (typeof FITS)[number];
-export type OutputFormat = (typeof FORMATS)[number];
-
-export interface TransformOps {
-  width?: number;
-  height?: number;
-  fit?: Fit;
-  quality?: number;
-  format?: OutputFormat | 'auto';
-}
+import { FITS, type Fit, FORMATS, type OutputFormat, type TransformOps } from './transform-ops.js';
 
 export interface TransformChain {
   ops: TransformOps;
