@@ -27,28 +27,14 @@ import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
 import { waitlistRoutes } from '../domains/waitlist/routes.js';
 import { workspaceRoutes } from '../domains/workspaces/routes.js';
-import type { AnyRoute } from '../http/define-route.js';
-import type { SocketDefinition } from '../http/mount-sockets.js';
+import type { Capability, NamedRoute } from './capability.js';
 import { homeRoutes } from './home/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { openAiRoutes } from './openai/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { sessionUploadRoutes } from './session-uploads/routes.js';
 
-export type Capability = {
-  name: string;
-  title: string;
-  /** A paragraph for /llms.txt. */
-  summary?: string;
-  /** Protocol notes for /llms-full.txt (event formats, URL grammars). */
-  docs?: string;
-  /** The capability's routes by name, in the order they mount; the names become OpenAPI operationIds. */
-  routes: Record<string, AnyRoute>;
-  /** WebSocket routes, behind the same credentials and services as HTTP routes. */
-  sockets?: SocketDefinition[];
-};
-
-export type NamedRoute = { name: string; capability: string; route: AnyRoute };
+export type { Capability, NamedRoute };
 
 export const capabilities: Capability[] = [
   {

@@ -3,13 +3,14 @@
  * services, so what it reads on the caller's behalf (an artifact's embeds, a chart's data assets) is only what a
  * key's services cover (docs/security.md, "What a key can do, by service").
  */
+
+import type { RouteServices } from '../../http/route-services.js';
 import { servicesOf, type Viewer } from '../../http/viewer.js';
-import type { Services } from '../../services.js';
 
 export const actingAsCaller =
   <I extends { viewer: Viewer }, T>(
     name: 'artifacts' | 'charts',
-    handler: (input: I, services: Services) => T,
+    handler: (input: I, services: RouteServices) => T,
   ) =>
-  (input: I, services: Services): T =>
+  (input: I, services: RouteServices): T =>
     handler(input, { ...services, [name]: services[name].actingWith(servicesOf(input.viewer)) });

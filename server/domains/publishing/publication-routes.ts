@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
+import type { RouteServices } from '../../http/route-services.js';
 import type { ServiceName } from '../../http/viewer.js';
-import type { Services } from '../../services.js';
 import type { Kind } from './collections.js';
 import { type PagePaths, presentItem, presentSummary } from './present.js';
 import type { Found, ListQuery as ListInput } from './publications.js';
@@ -47,7 +47,7 @@ export type KindRouteOptions<PB extends z.ZodType, UB extends z.ZodType> = {
   /** Extra list filters of the kind (diagrams: `kind`). */
   listQuery?: z.ZodObject;
   listDescription: string;
-  serviceOf: (services: Services) => KindService<z.output<PB>, z.output<UB>>;
+  serviceOf: (services: RouteServices) => KindService<z.output<PB>, z.output<UB>>;
 };
 
 export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(

@@ -3,10 +3,10 @@ import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { defineRoute } from '../../http/define-route.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import type { Services } from '../../services.js';
+import type { RouteServices } from '../../http/route-services.js';
 import { type InstanceSettings, SettingsView, UpdateSettingsBody } from './schema.js';
 
-async function view(origin: string, { config, host }: Services, saved?: InstanceSettings) {
+async function view(origin: string, { config, host }: RouteServices, saved?: InstanceSettings) {
   const stored = saved ?? (await host.instanceSettings?.read()) ?? null;
   const running = {
     url: origin,

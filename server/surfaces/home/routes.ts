@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { defineRawRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
+import type { RouteServices } from '../../http/route-services.js';
 import type { Viewer } from '../../http/viewer.js';
-import type { Services } from '../../services.js';
 import { builtDashboard, type DashboardFile, pickEncoding } from './dashboard-files.js';
 import { DASHBOARD_SECTIONS } from './dashboard-paths.js';
 import { signInPage } from './sign-in-page.js';
@@ -48,7 +48,7 @@ function send(ctx: Context, file: DashboardFile, headers: Record<string, string>
 
 async function dashboardPage(
   { viewer, origin, ctx }: { viewer: Viewer; origin: string; ctx: Context },
-  { host }: Services,
+  { host }: RouteServices,
 ) {
   if (viewer.kind !== 'session')
     return reply.html(signInPage(origin), {

@@ -5,7 +5,7 @@
 import { invokeRoute } from '../../http/invoke-route.js';
 import { isReply } from '../../http/reply.js';
 import type { ServiceName } from '../../http/viewer.js';
-import type { Capability, NamedRoute } from '../route-table.js';
+import type { Capability, NamedRoute } from '../capability.js';
 import type { Caller } from './caller.js';
 import type { McpTool, ToolCall } from './tools/tool.js';
 

@@ -12,8 +12,7 @@ import { badRequest, forbidden, HttpError } from '../../http/errors.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
 import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
-import type { Lifecycle } from '../../services.js';
-import type { Capability, NamedRoute } from '../route-table.js';
+import type { Capability, NamedRoute } from '../capability.js';
 import { attachViews } from './apps/views.js';
 import { authInfoOf, type KeyViewer } from './caller.js';
 import { prompts } from './prompts.js';
@@ -35,7 +34,8 @@ export type McpServiceDeps = {
   routes: NamedRoute[];
   capabilities: Capability[];
   version: string;
-  lifecycle: Lifecycle;
+  /** Where the sessions' sweeper and the sessions themselves are stopped when the server closes. */
+  lifecycle: { onClose(stop: () => Promise<void>): void };
   /** The invoke dependencies, read on first use (they include the services this one belongs to). */
   invoke: () => InvokeDeps;
   log?: Pick<Console, 'error'>;

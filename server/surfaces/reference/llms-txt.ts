@@ -1,6 +1,6 @@
 // /llms.txt (llmstxt.org): one section per capability, generated from the route table.
 import { credentialsOf } from '../../http/define-route.js';
-import type { Capability, NamedRoute } from '../route-table.js';
+import type { Capability, NamedRoute } from '../capability.js';
 
 const WHO: Record<string, string> = {
   public: 'public',

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 from the route table: the same zod schemas the server validates with, so they cannot drift.
 import { z } from 'zod';
 import { credentialsOf } from '../../http/define-route.js';
-import type { NamedRoute } from '../route-table.js';
+import type { NamedRoute } from '../capability.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** The reference documents, built per origin on first request and kept: the route table never changes at run time. */
-import type { Capability, NamedRoute } from '../route-table.js';
+import type { Capability, NamedRoute } from '../capability.js';
 import { buildLlmsFullTxt, buildLlmsTxt } from './llms-txt.js';
 import { buildOpenApi, openApiPath } from './openapi.js';
 

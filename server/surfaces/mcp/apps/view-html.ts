@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import escapeHtml from 'escape-html';
-import type { AppView } from './views.js';
+import type { AppView } from './app-views.js';
 
 const VIEW_CSS = `
 :root { color-scheme: light dark; --text: #1c2024; --muted: #60646c; --line: #e0e1e6; --bg: #fff; --accent: #3e63dd;

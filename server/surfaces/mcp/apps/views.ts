@@ -9,51 +9,11 @@ import {
   registerAppResource,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ServiceName } from '../../../http/viewer.js';
 import type { KeyViewer } from '../caller.js';
 import { mayUse } from '../caller.js';
 import type { McpCatalog } from '../session-server.js';
+import { APP_VIEWS, type AppView } from './app-views.js';
 import { viewHtml } from './view-html.js';
-
-export type AppView = {
-  kind: 'chart' | 'diagram' | 'artifact';
-  uri: string;
-  title: string;
-  service: ServiceName;
-  /** Tools whose results the view shows. */
-  tools: string[];
-  /** The tool the view calls to render a published document it was handed (publish, get, update results);
-   * used only when it is in the route table. */
-  previewTool?: string;
-};
-
-export const APP_VIEWS: AppView[] = [
-  {
-    kind: 'chart',
-    uri: 'ui://folio/chart.html',
-    title: 'Folio chart',
-    service: 'charts',
-    tools: ['charts_publish', 'charts_update', 'charts_get', 'charts_preview'],
-    previewTool: 'charts_preview',
-  },
-  {
-    kind: 'diagram',
-    uri: 'ui://folio/diagram.html',
-    title: 'Folio diagram',
-    service: 'diagrams',
-    tools: ['diagrams_publish', 'diagrams_update', 'diagrams_get', 'diagrams_preview', 'diagrams_layout'],
-    previewTool: 'diagrams_preview',
-  },
-  {
-    kind: 'artifact',
-    uri: 'ui://folio/artifact.html',
-    title: 'Folio page',
-    service: 'artifacts',
-    tools: ['artifacts_publish', 'artifacts_update', 'artifacts_get'],
-    // none yet: the page renders behind the page gate only; the view links to it until a preview route exists
-    previewTool: 'artifacts_preview',
-  },
-];
 
 /** Names each view on the definitions of its tools that exist; answers the views in use. */
 export function attachViews(catalog: McpCatalog, views: AppView[] = APP_VIEWS): AppView[] {

@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import type { AnyRoute, Method, RouteInput } from '../../../http/define-route.js';
 import { invokeRoute } from '../../../http/invoke-route.js';
 import type { Reply } from '../../../http/reply.js';
+import type { RouteServices } from '../../../http/route-services.js';
 import type { ServiceName, Viewer, WorkspaceRef } from '../../../http/viewer.js';
-import type { Services } from '../../../services.js';
 import { annotationsFor, type McpTool, type ToolCall } from './tool.js';
 import { inputSchemaOf, outputSchemaOf } from './tool-schemas.js';
 
@@ -27,7 +27,7 @@ export type ToolSpec<I extends z.ZodObject, R extends z.ZodType> = {
   input: I;
   response: R;
   /** Answers like a route handler: the response's shape, or a reply (a failed transcript keeps its status). */
-  run(input: ToolInput<z.output<I>>, services: Services, call: ToolCall): Promise<z.input<R> | Reply>;
+  run(input: ToolInput<z.output<I>>, services: RouteServices, call: ToolCall): Promise<z.input<R> | Reply>;
 };
 
 export function defineTool<I extends z.ZodObject, R extends z.ZodType>(spec: ToolSpec<I, R>): McpTool {

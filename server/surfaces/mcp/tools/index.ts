@@ -1,6 +1,6 @@
 // Every MCP tool: one per tool route of the table, then the hand-written ones for work that is more than one
 // route call. Names are unique and say their capability (`<capability>_<verb>`).
-import type { NamedRoute } from '../../route-table.js';
+import type { NamedRoute } from '../../capability.js';
 import { toolsFromRoutes } from './route-tools.js';
 import type { McpTool } from './tool.js';
 import { transcriptsCreate } from './transcribe-tool.js';

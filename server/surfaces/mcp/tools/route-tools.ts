@@ -3,7 +3,7 @@
 // come from the route, and a call runs through invokeRoute, so REST, OpenAPI, llms.txt and MCP cannot drift.
 import { credentialsOf, isToolRoute, type ToolRoute } from '../../../http/define-route.js';
 import { invokeRoute } from '../../../http/invoke-route.js';
-import type { NamedRoute } from '../../route-table.js';
+import type { NamedRoute } from '../../capability.js';
 import { annotationsFor, type McpTool } from './tool.js';
 import { inputSchemaOf, outputSchemaOf, planArguments, splitArguments } from './tool-schemas.js';
 

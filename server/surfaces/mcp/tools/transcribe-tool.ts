@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { presentTranscript } from '../../../domains/transcripts/present-transcript.js';
 import { settledReply } from '../../../domains/transcripts/routes.js';
 import { Transcript } from '../../../domains/transcripts/schema.js';
-import type { Services } from '../../../services.js';
+import type { RouteServices } from '../../../http/route-services.js';
 import { defineTool } from './define-tool.js';
 import type { ToolCall } from './tool.js';
 import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
@@ -51,7 +51,7 @@ export const transcriptsCreate = defineTool({
 });
 
 /** Waits for the transcript, relaying its progress; an aborted call cancels it. */
-async function waitFor(workspaceId: string, id: string, { transcripts }: Services, call: ToolCall) {
+async function waitFor(workspaceId: string, id: string, { transcripts }: RouteServices, call: ToolCall) {
   const cancel = () => void transcripts.cancel(workspaceId, id).catch(() => undefined);
   call.signal.addEventListener('abort', cancel, { once: true });
   let reported = -1;
