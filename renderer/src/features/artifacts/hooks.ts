@@ -1,4 +1,4 @@
-import type { PublicationHooks } from '../../ui/publication/publication-browser';
+import type { PublicationHooks } from '../../ui/publication/publication-hooks';
 import { useArchiveArtifact } from './api/archive-artifact';
 import { useArtifact } from './api/get-artifact';
 import { useArtifactVersions } from './api/list-artifact-versions';

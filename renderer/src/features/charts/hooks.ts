@@ -1,4 +1,4 @@
-import type { PublicationHooks } from '../../ui/publication/publication-browser';
+import type { PublicationHooks } from '../../ui/publication/publication-hooks';
 import { useArchiveChart } from './api/archive-chart';
 import { useChart } from './api/get-chart';
 import { useChartVersions } from './api/list-chart-versions';

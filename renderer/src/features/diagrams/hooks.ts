@@ -1,4 +1,4 @@
-import type { PublicationHooks } from '../../ui/publication/publication-browser';
+import type { PublicationHooks } from '../../ui/publication/publication-hooks';
 import { useArchiveDiagram } from './api/archive-diagram';
 import { useDiagram } from './api/get-diagram';
 import { useDiagramVersions } from './api/list-diagram-versions';

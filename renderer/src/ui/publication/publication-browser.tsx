@@ -1,22 +1,10 @@
 // What the Diagrams, Charts and Artifacts screens share: the list with filters and the detail panel with
 // preview, versions, visibility and archive. Each feature passes its own API hooks and its preview.
-import type {
-  InfiniteData,
-  UseInfiniteQueryResult,
-  UseMutationResult,
-  UseQueryResult,
-} from '@tanstack/react-query';
 import { Archive, PackageOpen } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client';
-import type {
-  Publication,
-  PublicationDetail,
-  PublicationFilters,
-  PublicationVersion,
-  Visibility,
-} from '../../api/types';
+import type { PublicationDetail } from '../../api/types';
 import { Badge } from '../badge';
 import { Button } from '../button';
 import { Checkbox, SearchField, TextField } from '../field';
@@ -24,19 +12,10 @@ import { formatRelative } from '../format';
 import { Page } from '../page';
 import { Select } from '../select';
 import { EmptyState, ErrorState, LoadingRows } from '../states';
+import type { PublicationHooks } from './publication-hooks';
 import { PublicationPanel } from './publication-panel';
 import { VisibilityBadge } from './visibility';
 import './publication.css';
-
-type ListPage<T> = { data: T[]; nextCursor: string | null };
-
-export type PublicationHooks = {
-  useList: (filters: PublicationFilters) => UseInfiniteQueryResult<InfiniteData<ListPage<Publication>>>;
-  useOne: (slug: string, version?: number) => UseQueryResult<PublicationDetail>;
-  useVersions: (slug: string) => UseQueryResult<PublicationVersion[]>;
-  useVisibility: () => UseMutationResult<Publication, Error, { slug: string; visibility: Visibility }>;
-  useArchive: () => UseMutationResult<Publication, Error, { slug: string; archived: boolean }>;
-};
 
 export type PublicationBrowserProps = {
   section: string;

@@ -1,23 +1,25 @@
 import { Archive, ArchiveRestore, ExternalLink } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { toast } from 'sonner';
-import type { Visibility } from '../../api/types';
+import type { PublicationDetail, Visibility } from '../../api/types';
 import { Button, ButtonLink } from '../button';
 import { CopyButton } from '../copy';
 import { formatDateTime, formatRelative } from '../format';
 import { SidePanel } from '../side-panel';
 import { ErrorState, Skeleton } from '../states';
-import type { PublicationBrowserProps } from './publication-browser';
+import type { PublicationHooks } from './publication-hooks';
 import { VISIBILITY } from './visibility';
 
-export function PublicationPanel({
-  hooks,
-  slug,
-  singular,
-  renderPreview,
-  onClose,
-}: PublicationBrowserProps & { slug: string; onClose: () => void }) {
+type PublicationPanelProps = {
+  hooks: PublicationHooks;
+  slug: string;
+  singular: string;
+  renderPreview: (item: PublicationDetail, version: number) => ReactNode;
+  onClose: () => void;
+};
+
+export function PublicationPanel({ hooks, slug, singular, renderPreview, onClose }: PublicationPanelProps) {
   const [version, setVersion] = useState<number | undefined>();
   const item = hooks.useOne(slug, version);
   const versions = hooks.useVersions(slug);
