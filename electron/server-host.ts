@@ -29,10 +29,11 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
     whisperThreads: saved.whisperThreads,
     whisperWorker,
   });
-  const server = await createServer(config, console.log, { secretBox });
-  // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.
-  server.services.host.dashboard = builtDashboard(join(appPath, 'dist/renderer'));
-  server.services.host.instanceSettings = settings;
+  const server = await createServer(config, console.log, {
+    secretBox,
+    // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.
+    host: { dashboard: builtDashboard(join(appPath, 'dist/renderer')), instanceSettings: settings },
+  });
   const { url } = await server.listen();
   const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
     announce: false,

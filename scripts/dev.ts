@@ -28,7 +28,6 @@ const config = configFromProcess(process.argv.slice(2), {
   FOLIO_DATA_DIR: `${root}.data/dev`,
   ...process.env,
 });
-const server = await createServer(config);
 const vite = await createVite({
   configFile: `${root}vite.config.ts`,
   appType: 'custom',
@@ -44,7 +43,7 @@ const devDashboard: DashboardSource = {
   },
   asset: () => undefined,
 };
-server.services.host.dashboard = devDashboard;
+const server = await createServer(config, console.log, { host: { dashboard: devDashboard } });
 
 const koa = server.app.callback();
 server.http.removeAllListeners('request');

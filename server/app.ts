@@ -17,7 +17,7 @@ import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { startSweeper } from './jobs/sweeper.js';
 import { requestLog, structuredLog } from './log.js';
-import type { Lifecycle, Services } from './services.js';
+import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -35,14 +35,16 @@ export type FolioServer = {
 };
 
 /**
- * Hooks that only tests pass (injected storage faults, a small compaction threshold), and the desktop shell's
- * keychain box for the hosted sync keys.
+ * Hooks that only tests pass (injected storage faults, a small compaction threshold), and what the process hosting
+ * the server hands it before it is built: the desktop shell's keychain box for the hosted sync keys, its settings
+ * file and packaged dashboard (or Vite's, in `npm run dev`).
  */
 export type ServerSeams = {
   faults?: FaultInjector;
   compactAtBytes?: number;
   compactionRetryMs?: number;
   secretBox?: SecretBox;
+  host?: HostHooks;
   /** More render task modules, loaded after the product's (a test's task that crashes a render process). */
   renderModules?: string[];
 };
@@ -55,12 +57,12 @@ export async function createServer(
   const config = parseConfig(input as ConfigInput);
   const log = structuredLog(config, write);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const { secretBox, renderModules, ...storeSeams } = seams;
+  const { secretBox, renderModules, host, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
-  const services = buildServices(config, store, lifecycle, log, { secretBox, renderModules });
+  const services = buildServices(config, store, lifecycle, log, { secretBox, renderModules, host });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);

@@ -24,7 +24,7 @@ import { createActiveEngine } from './engines/whisper/active-engine.js';
 import { ffmpegChooser } from './engines/whisper/ffmpeg-binary.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import type { Sweep } from './jobs/sweeper.js';
-import type { Lifecycle, Services } from './services.js';
+import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import { createMcpService } from './surfaces/mcp/service.js';
 import { createReferenceService } from './surfaces/reference/service.js';
@@ -36,7 +36,7 @@ export function buildServices(
   store: Store,
   lifecycle: Lifecycle,
   log: (line: string) => void,
-  extras: { secretBox?: SecretBox; renderModules?: string[] } = {},
+  extras: { secretBox?: SecretBox; renderModules?: string[]; host?: HostHooks } = {},
 ): Services {
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -136,7 +136,7 @@ export function buildServices(
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {
     lifecycle,
-    host: {},
+    host: extras.host ?? {},
     config,
     store,
     identity,
