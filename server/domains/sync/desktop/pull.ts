@@ -78,6 +78,17 @@ async function pullOne(
     return undefined;
   }
   const edited = state ? local.hash !== state.localHash : local.row !== undefined;
+  if (edited && state?.pending && state.pending.sha256 === version.sha256) {
+    // The server holds this side's own push, whose answer a killed run never recorded: agree on it, so the edit
+    // made since goes over it (as push.ts settlePending does when the push comes first).
+    await book.agree(change.kind, change.id, {
+      remoteSeq: change.seq,
+      remoteHash: version.sha256,
+      localSeq: state.pending.rev,
+      localHash: state.pending.sha256,
+    });
+    return undefined;
+  }
   // The server's content is what was agreed; only its seq moved. An edit here is no conflict: the push sends it.
   if (edited && state && state.remoteHash === version.sha256) {
     await book.moved(change.kind, change.id, change.seq);

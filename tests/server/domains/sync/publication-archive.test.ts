@@ -3,6 +3,7 @@
 // the run after one killed between the two) is not behind it, so no conflict is made up.
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectionsOf } from '../../../../server/domains/publishing/collections.js';
+import { syncSettings, syncState } from '../../../../server/domains/sync/collections.js';
 import type { Json, SyncPair } from '../../../helpers/sync-pair.js';
 import { call, diagramSvg, newVersion, openConflicts, pushDirectly, start } from './publication-sync.js';
 
@@ -22,6 +23,21 @@ async function publishedAndSynced(p: SyncPair, side: 'desktop' | 'hosted', slug:
   const first = await p.sync();
   expect(first, JSON.stringify(first.errors)).toMatchObject({ ok: true, errors: [] });
   return api;
+}
+
+/** What a publish killed between its two writes leaves on the desktop, young: a version without its item. */
+async function leaveUnfinishedPublish(p: SyncPair) {
+  const versions = p.desktop.services.store.collection(collectionsOf('diagrams').versions, p.workspaceId);
+  await versions.insert({
+    id: 'dia_unfinished1@1',
+    publicationId: 'dia_unfinished1',
+    version: 1,
+    title: 'Killed mid-publish',
+    tags: [],
+    document: diagramSvg('killed'),
+    createdAt: new Date().toISOString(),
+  });
+  return versions;
 }
 
 async function expectBothSides(p: SyncPair, slug: string, want: Json) {
@@ -71,22 +87,11 @@ describe('an archive after a new version', () => {
 
   it('made on the desktop, whose item waits behind a young unfinished publish while its version goes, syncs with no conflict', async () => {
     pair = await start();
-    const { desktop, workspaceId } = pair;
     const api = await publishedAndSynced(pair, 'desktop', 'held-back');
     await call(api, '/api/v1/artifacts/held-back', 'PUT', notes('two'));
     // A publish killed between its two writes, young enough that its item may still come: the feed waits before it,
     // so this run sends version 2 (which raises the item there) and holds the archive that was written after it.
-    const { versions } = collectionsOf('diagrams');
-    const unfinished = desktop.services.store.collection(versions, workspaceId);
-    await unfinished.insert({
-      id: 'dia_unfinished1@1',
-      publicationId: 'dia_unfinished1',
-      version: 1,
-      title: 'Killed mid-publish',
-      tags: [],
-      document: diagramSvg('killed'),
-      createdAt: new Date().toISOString(),
-    });
+    const unfinished = await leaveUnfinishedPublish(pair);
     await call(api, '/api/v1/artifacts/held-back/archive', 'POST');
 
     const held = await pair.sync();
@@ -96,6 +101,37 @@ describe('an archive after a new version', () => {
     const summary = await pair.sync();
     expect(summary, JSON.stringify(summary.errors)).toMatchObject({ ok: true, errors: [] });
     await expectBothSides(pair, 'held-back', { archived: true, latestVersion: 2 });
+  });
+
+  it('made on the desktop after a first push whose answer was lost, held behind a young unfinished publish, makes no conflict', async () => {
+    pair = await start();
+    const { desktop, workspaceId } = pair;
+    const api = await publishedAndSynced(pair, 'desktop', 'unanswered');
+    const [item] = await desktop.services.store
+      .collection(collectionsOf('artifacts').items, workspaceId)
+      .all({ slug: 'unanswered' });
+    const states = desktop.services.store.collection(syncState, workspaceId);
+    const sent = (await states.get(`artifact:${item.id}`))!;
+    // What a run killed between the item's first push and its answer leaves: the push noted, nothing agreed, and
+    // the pull not yet past it.
+    await states.update(sent.id, {
+      remoteSeq: 0,
+      remoteHash: '',
+      localSeq: 0,
+      localHash: '',
+      pending: { rev: sent.localSeq, sha256: sent.localHash },
+    });
+    await desktop.services.store.collection(syncSettings, workspaceId).update('sync', { remoteSince: 0 });
+    const unfinished = await leaveUnfinishedPublish(pair);
+    await call(api, '/api/v1/artifacts/unanswered/archive', 'POST');
+
+    const held = await pair.sync();
+    expect(held, JSON.stringify(held.errors)).toMatchObject({ ok: true, errors: [] });
+    expect(held.counts.conflicts).toBeUndefined();
+    await unfinished.remove('dia_unfinished1@1');
+    const summary = await pair.sync();
+    expect(summary, JSON.stringify(summary.errors)).toMatchObject({ ok: true, errors: [] });
+    await expectBothSides(pair, 'unanswered', { archived: true, latestVersion: 1 });
   });
 
   for (const side of ['desktop', 'hosted'] as const) {
