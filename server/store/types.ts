@@ -143,9 +143,28 @@ export interface BlobStore {
   pathOf(key: string): string | undefined;
 }
 
+/**
+ * What a unit of work's `work` is handed: its workspace's collections and blobs. Row writes through `collection`
+ * commit together; blobs put through `blobs` are deleted again if the unit does not commit.
+ */
+export interface UnitOfWork {
+  /** One of the unit's workspace's collections (workspace scope only). */
+  collection<T extends Row>(spec: CollectionSpec<T>): Collection<T>;
+  blobs: Pick<BlobStore, 'put' | 'putFile'>;
+}
+
 export interface Store {
   /** What backend this is, for the start-up lines and /health. */
   readonly backend: string;
+  /**
+   * Runs `work`: the rows it writes through `tx.collection` commit together when it resolves, and none of them
+   * when it throws or the commit fails, which also deletes the blobs it put through `tx.blobs`. A write inside
+   * the unit conflicts as it would outside (a conditional write that loses answers undefined, a taken unique
+   * value throws), and the unit may go on from there. Inside `work`, write the workspace only through `tx`: a
+   * write from outside to a row the unit holds waits for the unit to end. Blobs are put at once, so a crash
+   * before the commit can still leave a blob without its record; the sweeps remove those.
+   */
+  unitOfWork<R>(workspaceId: string, work: (tx: UnitOfWork) => Promise<R>): Promise<R>;
   /** A workspace's collection. Rejects writes with `ScopeGone` once the workspace is dropped. */
   collection<T extends Row>(spec: CollectionSpec<T>, workspaceId: string): Collection<T>;
   /** An instance-wide collection. */

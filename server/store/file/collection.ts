@@ -3,25 +3,20 @@
 // concurrent read-check-writes see each other and conditional writes are atomic, and resolves when its journal
 // line is on disk; if the line cannot be written the mutation is undone (journal.ts). In a workspace, every write
 // is stamped with the next seq of the workspace's change feed (change-feed.ts) and a delete leaves a tombstone.
-import { mkdir, rm, stat } from 'node:fs/promises';
+// Inside a unit of work (unit-of-work.ts) a write is held by the unit instead of journaled at once.
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { asStorageFailure, StoreConflict } from '../errors.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
 import type { ChangeFeed } from './change-feed.js';
+import { type CollectionData, type CollectionFiles, snapshotOf } from './collection-data.js';
 import { writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
-import { createJournal, type JournalEntry, readJournal } from './journal.js';
+import { createJournal, type JournalEntry } from './journal.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
+import type { HeldWrite } from './unit-of-work.js';
 
-/** `tombstones`: seq of the delete of each removed id (workspace collections). */
-type Snapshot<T> = { rows: T[]; tombstones?: Record<string, number> };
-
-export type CollectionFiles = { snapshot: string; journal: string };
-/** A collection's state in memory: its rows and the tombstones of removed ids. */
-export type CollectionData<T> = { rows: Map<string, T>; tombstones: Map<string, number> };
 export type CollectionOptions = {
   fsync: boolean;
   compactAtBytes: number;
@@ -33,36 +28,26 @@ export type CollectionOptions = {
   compactionRetryMs: number;
   /** The workspace's change feed; absent for instance collections. */
   feed?: ChangeFeed;
+  /** While an open unit of work holds row `id` of this collection: resolves when the unit has ended. */
+  heldByUnit?: (id: string) => Promise<void> | undefined;
 };
 
-/** Loads the snapshot, then replays the journal over it. */
-export async function loadRows<T extends Row>(files: CollectionFiles): Promise<CollectionData<T>> {
-  const db = new Low<Snapshot<T>>(new JSONFile(files.snapshot), { rows: [] });
-  await db.read().catch((error) => {
-    throw new Error(`${files.snapshot} could not be read (${error.message}); it was left untouched`);
-  });
-  const stored = (db.data as { rows?: unknown }).rows;
-  if (!Array.isArray(stored) || !stored.every((row) => typeof row?.id === 'string'))
-    throw new Error(
-      `${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`,
-    );
-  const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
-  const tombstones = new Map<string, number>(Object.entries(db.data.tombstones ?? {}));
-  for (const entry of await readJournal<T>(files.journal)) {
-    if (entry.op === 'put') {
-      rows.set(entry.row.id, entry.row);
-      tombstones.delete(entry.row.id);
-    } else {
-      rows.delete(entry.id);
-      if (entry.seq !== undefined) tombstones.set(entry.id, entry.seq);
-    }
-  }
-  return { rows, tombstones };
-}
+/** How a write reaches the disk: journaled at once, or held by a unit of work until it commits. */
+type Committer<T> = {
+  enter(): () => void;
+  commit(id: string, next: T | undefined, leave: () => void): Promise<T | undefined>;
+  /** While a unit of work holds the row, resolves when it has ended (an outside write waits); else undefined. */
+  held(id: string): Promise<void> | undefined;
+};
 
-/** The snapshot of `data`, serialised now (rows are never mutated in place, so this is a consistent copy). */
-export const snapshotOf = <T>({ rows, tombstones }: CollectionData<T>): string =>
-  JSON.stringify({ rows: [...rows.values()], tombstones: Object.fromEntries(tombstones) });
+export type FileCollection<T extends Row> = Collection<T> & {
+  /** This collection as a unit of work sees it: its writes go to `unit`, which commits or undoes them. */
+  inUnit(unit: { hold(write: HeldWrite): void }): Collection<T>;
+  /** Keeps compaction off while a unit holds uncommitted rows here; call the returned function when it ends. */
+  holdCompaction(): () => void;
+  close(): Promise<void>;
+  rows(): IterableIterator<T>;
+};
 
 export function createFileCollection<T extends Row>(
   spec: CollectionSpec<T>,
@@ -70,13 +55,14 @@ export function createFileCollection<T extends Row>(
   data: CollectionData<T>,
   unique: UniqueIndexes<T>,
   options: CollectionOptions & { snapshotBytes?: number },
-): Collection<T> & { close(): Promise<void>; rows(): IterableIterator<T> } {
+): FileCollection<T> {
   const { rows, tombstones } = data;
   const { feed } = options;
   let snapshotBytes = options.snapshotBytes ?? 0;
   let compactionBlockedUntil = 0;
+  let compactionHolds = 0;
   let ensuredDir: Promise<unknown> | undefined;
-  const journal = createJournal<T>(files.journal, {
+  const journal = createJournal<JournalEntry<T>>(files.journal, {
     fsync: options.fsync,
     onFlushed: compactIfDue,
     faults: options.faults,
@@ -85,7 +71,7 @@ export function createFileCollection<T extends Row>(
   /** Called with nothing pending, so memory equals what the journal holds: safe to fold into a snapshot. */
   async function compactIfDue(): Promise<void> {
     if (journal.size() < Math.max(options.compactAtBytes, snapshotBytes)) return;
-    if (Date.now() < compactionBlockedUntil) return;
+    if (Date.now() < compactionBlockedUntil || compactionHolds > 0) return;
     try {
       // Serialised now, synchronously from memory: nothing is pending, and rows are never mutated in place.
       await writeFileDurably(files.snapshot, snapshotOf(data), options.fsync, options.faults);
@@ -98,26 +84,49 @@ export function createFileCollection<T extends Row>(
     }
   }
 
-  /**
-   * Writes one row change (`next` undefined: a delete): stamps it with the feed's next seq, applies it to memory,
-   * then waits for its journal line; undone in memory if the line fails. Resolves to the row as stored.
-   */
-  async function commit(id: string, next: T | undefined, leave: () => void): Promise<T | undefined> {
+  /** Stamps a row change with the feed's next seq and applies it to memory; `undo` reverts both. */
+  function stage(id: string, next: T | undefined) {
     const change = feed?.begin(spec.name, id);
     const row = next && change ? ({ ...next, seq: change.seq } as T) : next;
     const undoApply = apply(id, row, change?.seq);
+    const entry: JournalEntry<T> = row ? { op: 'put', row } : { op: 'del', id, seq: change?.seq };
     const undo = () => {
       undoApply();
       change?.undo();
     };
-    const entry: JournalEntry<T> = row ? { op: 'put', row } : { op: 'del', id, seq: change?.seq };
-    try {
-      await write(entry, undo);
-    } finally {
-      change?.settle();
-      leave();
-    }
-    return row;
+    return { row, entry, undo, settle: () => change?.settle() };
+  }
+
+  /** Journals at once: resolves to the row as stored once its line is on disk; undone if the line fails. */
+  const direct: Committer<T> = {
+    enter: options.enterWrite,
+    async commit(id, next, leave) {
+      const { row, entry, undo, settle } = stage(id, next);
+      try {
+        await write(entry, undo);
+      } finally {
+        settle();
+        leave();
+      }
+      return row;
+    },
+    held: (id) => options.heldByUnit?.(id),
+  };
+
+  function heldBy(unit: { hold(write: HeldWrite): void }): Committer<T> {
+    return {
+      enter: () => {
+        options.enterWrite()();
+        return () => {};
+      },
+      async commit(id, next) {
+        const { row, entry, undo, settle } = stage(id, next);
+        const land = () => write(entry, () => {}); // committed by the unit's own line: never undone here
+        unit.hold({ collection: spec.name, id, entry: entry as JournalEntry<Row>, undo, settle, land });
+        return row;
+      },
+      held: () => undefined,
+    };
   }
 
   async function write(entry: JournalEntry<T>, undo: () => void): Promise<void> {
@@ -156,7 +165,58 @@ export function createFileCollection<T extends Row>(
 
   const matches = (row: T, where: Where<T> | undefined) => !where || compileWhere(spec, where)(row);
 
-  return {
+  /** Waits while a unit of work holds the row; a write then checks what the unit left. */
+  async function untilFree(committer: Committer<T>, id: string): Promise<void> {
+    for (let held = committer.held(id); held; held = committer.held(id)) await held;
+  }
+
+  function writes(committer: Committer<T>) {
+    return {
+      async insert(row: T) {
+        if (committer.held(row.id)) await untilFree(committer, row.id);
+        const leave = committer.enter();
+        try {
+          if (rows.has(row.id)) throw new StoreConflict(spec.name, 'id', row.id);
+          unique.check(row, undefined);
+        } catch (error) {
+          leave();
+          throw error;
+        }
+        return (await committer.commit(row.id, row, leave)) as T;
+      },
+      async update(id: string, patch: Patch<T>, opts?: UpdateOptions<T>) {
+        if (committer.held(id)) await untilFree(committer, id);
+        const current = rows.get(id);
+        if (!current || !matches(current, opts?.if)) return undefined;
+        // Object.assign, not spread: V8 gives spread copies of parsed rows a shape each, which makes every later
+        // comparison over the collection slow (bench/README.md "Async store").
+        const next = Object.assign({}, current) as Record<string, unknown>;
+        for (const field in patch) {
+          const value = (patch as Record<string, unknown>)[field];
+          if (value !== undefined) next[field] = value;
+        }
+        next.id = id;
+        const leave = committer.enter();
+        try {
+          unique.check(next as T, current);
+        } catch (error) {
+          leave();
+          throw error;
+        }
+        return committer.commit(id, next as T, leave);
+      },
+      async remove(id: string, opts?: UpdateOptions<T>) {
+        if (committer.held(id)) await untilFree(committer, id);
+        const current = rows.get(id);
+        if (!current || !matches(current, opts?.if)) return false;
+        const leave = committer.enter();
+        await committer.commit(id, undefined, leave);
+        return true;
+      },
+    };
+  }
+
+  const reads: Omit<Collection<T>, 'insert' | 'update' | 'remove'> = {
     async get(id) {
       return rows.get(id);
     },
@@ -188,54 +248,22 @@ export function createFileCollection<T extends Row>(
       for (const row of rows.values()) if (test(row)) total += Number(row[field] ?? 0);
       return total;
     },
-    async insert(row) {
-      const leave = options.enterWrite();
-      try {
-        if (rows.has(row.id)) throw new StoreConflict(spec.name, 'id', row.id);
-        unique.check(row, undefined);
-      } catch (error) {
-        leave();
-        throw error;
-      }
-      return (await commit(row.id, row, leave)) as T;
-    },
-    async update(id, patch: Patch<T>, opts?: UpdateOptions<T>) {
-      const current = rows.get(id);
-      if (!current || !matches(current, opts?.if)) return undefined;
-      // Object.assign, not spread: V8 gives spread copies of parsed rows a shape each, which makes every later
-      // comparison over the collection slow (bench/README.md "Async store").
-      const next = Object.assign({}, current) as Record<string, unknown>;
-      for (const field in patch) {
-        const value = (patch as Record<string, unknown>)[field];
-        if (value !== undefined) next[field] = value;
-      }
-      next.id = id;
-      const leave = options.enterWrite();
-      try {
-        unique.check(next as T, current);
-      } catch (error) {
-        leave();
-        throw error;
-      }
-      return commit(id, next as T, leave);
-    },
-    async remove(id, opts) {
-      const current = rows.get(id);
-      if (!current || !matches(current, opts?.if)) return false;
-      const leave = options.enterWrite();
-      await commit(id, undefined, leave);
-      return true;
-    },
     async tombstone(id) {
       return tombstones.get(id);
+    },
+  };
+
+  return {
+    ...reads,
+    ...writes(direct),
+    inUnit: (unit) => ({ ...reads, ...writes(heldBy(unit)) }),
+    holdCompaction() {
+      compactionHolds++;
+      return () => {
+        compactionHolds--;
+      };
     },
     rows: () => rows.values(),
     close: () => journal.close(),
   };
-}
-
-/** Removes a collection's files (a dropped workspace's, before its directory goes). */
-export async function removeCollectionFiles(files: CollectionFiles): Promise<void> {
-  await rm(files.journal, { force: true });
-  await rm(files.snapshot, { force: true });
 }

@@ -16,7 +16,8 @@ type Pending = { line: string; undo: () => void; resolve: () => void; reject: (e
 
 export type JournalOptions = { fsync: boolean; onFlushed?: () => Promise<void>; faults?: FaultInjector };
 
-export function createJournal<T>(path: string, options: JournalOptions) {
+/** A journal of `L` lines: a collection's row changes (`JournalEntry`), or a workspace's units of work. */
+export function createJournal<L>(path: string, options: JournalOptions) {
   let handle: FileHandle | undefined;
   let pending: Pending[] = [];
   let flushing: Promise<void> | undefined;
@@ -25,7 +26,7 @@ export function createJournal<T>(path: string, options: JournalOptions) {
   let fragment = false;
 
   /** Queues a line; `undo` reverts its in-memory mutation if the line never reaches the disk. */
-  function append(entry: JournalEntry<T>, undo: () => void): Promise<void> {
+  function append(entry: L, undo: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
       pending.push({ line: `${JSON.stringify(entry)}\n`, undo, resolve, reject });
       flushing ??= flushLoop();
@@ -117,13 +118,13 @@ export function createJournal<T>(path: string, options: JournalOptions) {
   return { append, reset, close, size: () => committed };
 }
 
-export type Journal<T> = ReturnType<typeof createJournal<T>>;
+export type Journal<L> = ReturnType<typeof createJournal<L>>;
 
 /**
  * Reads every complete line. A torn last line (a crash mid-append, so never acknowledged) is cut off; a damaged
  * complete line is real corruption and refuses the start instead of dropping data.
  */
-export async function readJournal<T>(path: string): Promise<JournalEntry<T>[]> {
+export async function readJournal<L>(path: string): Promise<L[]> {
   const text = await readFile(path, 'utf8').catch((error) => {
     if (error.code === 'ENOENT') return '';
     throw error;
@@ -132,7 +133,7 @@ export async function readJournal<T>(path: string): Promise<JournalEntry<T>[]> {
   const torn = lines.pop() ?? '';
   const entries = lines.map((line, index) => {
     try {
-      return JSON.parse(line) as JournalEntry<T>;
+      return JSON.parse(line) as L;
     } catch {
       throw new Error(
         `${path} is damaged at line ${index + 1}; restore it from a backup or remove that line`,

@@ -7,20 +7,22 @@
 import { mkdir, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScopeGate } from '../scope-gate.js';
-import { type Collection, type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
+import { type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
 import { createFileBlobs } from './blobs.js';
 import { type ChangeFeed, createChangeFeed } from './change-feed.js';
+import { createFileCollection, type FileCollection } from './collection.js';
 import {
+  applyIfNewer,
   type CollectionData,
   type CollectionFiles,
-  createFileCollection,
   loadRows,
   snapshotOf,
-} from './collection.js';
+} from './collection-data.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
 import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
+import { createFileUnits, readUnits, UNITS_JOURNAL } from './unit-of-work.js';
 
 export const INSTANCE = 'instance';
 
@@ -34,7 +36,7 @@ export type FileStoreOptions = {
   compactionRetryMs?: number;
 };
 
-type Opened = ReturnType<typeof createFileCollection<Row>>;
+type Opened = FileCollection<Row>;
 
 /** Workspaces whose drop began: their files are removed at start-up if a crash interrupted the removal. */
 const droppedWorkspaces = defineCollection<{ id: string; droppedAt: string }>({
@@ -82,11 +84,43 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       );
       loaded.set(`${scope}/${name}`, { data, snapshotBytes });
     }
-    if (scope !== INSTANCE)
-      await loadFeed(
-        scope,
-        [...names].filter((n) => !n.startsWith('.')),
-      );
+    if (scope === INSTANCE) return;
+    for (const name of await replayUnits(scope)) names.add(name);
+    await loadFeed(
+      scope,
+      [...names].filter((n) => !n.startsWith('.')),
+    );
+  }
+
+  /**
+   * Applies the workspace's committed units of work over its collections (unit-of-work.ts): a write whose copy
+   * never reached its collection's journal applies now and is folded into a snapshot; then the unit journal is
+   * emptied. Answers the names of the collections the units wrote.
+   */
+  async function replayUnits(scope: string): Promise<string[]> {
+    const touched = new Set<string>();
+    const written = new Set<string>();
+    for (const { writes } of await readUnits(scopeDir(scope)))
+      for (const { collection, entry } of writes) {
+        written.add(collection);
+        const id = `${scope}/${collection}`;
+        if (!loaded.has(id))
+          loaded.set(id, { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 });
+        if (applyIfNewer(loaded.get(id)!.data, entry)) touched.add(collection);
+      }
+    for (const name of touched) await foldIntoSnapshot(scope, name);
+    await truncate(join(scopeDir(scope), UNITS_JOURNAL), 0).catch(() => undefined);
+    return [...written];
+  }
+
+  /** Writes a collection's data as its snapshot and empties its journal, before anything is served. */
+  async function foldIntoSnapshot(scope: string, name: string): Promise<void> {
+    const files = filesOf(name, scope);
+    const entry = loaded.get(`${scope}/${name}`)!;
+    await mkdir(scopeDir(scope), { recursive: true });
+    await writeFileDurably(files.snapshot, snapshotOf(entry.data), fsync);
+    await truncate(files.journal, 0).catch(() => undefined);
+    entry.snapshotBytes = (await stat(files.snapshot)).size;
   }
 
   /** Rebuilds a workspace's feed from the stored seqs; rows written before the feed existed get theirs now. */
@@ -111,14 +145,8 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       feed.load(name, row.id, seq);
       touched.add(name);
     }
-    for (const name of touched) {
-      // Folded into a snapshot before anything is served, so the seqs handed out are the ones on disk.
-      const files = filesOf(name, scope);
-      const entry = loaded.get(`${scope}/${name}`)!;
-      await writeFileDurably(files.snapshot, snapshotOf(entry.data), fsync);
-      await truncate(files.journal, 0).catch(() => undefined);
-      entry.snapshotBytes = (await stat(files.snapshot)).size;
-    }
+    // Folded into a snapshot before anything is served, so the seqs handed out are the ones on disk.
+    for (const name of touched) await foldIntoSnapshot(scope, name);
     feed.loaded();
   }
 
@@ -154,7 +182,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     return registry as unknown as UniqueRegistry<T>;
   }
 
-  function open<T extends Row>(spec: CollectionSpec<T>, scope: string): Collection<T> {
+  function open<T extends Row>(spec: CollectionSpec<T>, scope: string): FileCollection<T> {
     const id = `${scope}/${spec.name}`;
     let collection = opened.get(id);
     if (!collection) {
@@ -176,16 +204,18 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
           snapshotBytes: start.snapshotBytes,
           feed: scope === INSTANCE ? undefined : feedOf(scope),
           enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
+          heldByUnit: scope === INSTANCE ? undefined : (id) => units.heldByUnit(scope, spec.name, id),
           faults: options.faults,
           compactionRetryMs: options.compactionRetryMs ?? 30_000,
         },
       );
       opened.set(id, collection);
     }
-    return collection as unknown as Collection<T>;
+    return collection as unknown as FileCollection<T>;
   }
 
   const blobs = createFileBlobs({ root: dataDir, tmpDir, fsync, gate, faults: options.faults });
+  const units = createFileUnits({ dirOf: scopeDir, fsync, faults: options.faults, gate, blobs, open, log });
   const metaPath = join(dataDir, 'meta.json');
 
   const store: Store & { dataDir: string } = {
@@ -193,6 +223,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     dataDir,
     tmpDir,
     blobs,
+    unitOfWork: (workspaceId, work) => units.run(workspaceId, work),
     collection: (spec, workspaceId) => open(spec, workspaceId),
     instance: (spec) => open(spec, INSTANCE),
     async lookup(spec, field, value) {
@@ -241,6 +272,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       }
       for (const id of loaded.keys()) if (id.startsWith(`${workspaceId}/`)) loaded.delete(id);
       feeds.delete(workspaceId);
+      await units.forget(workspaceId);
       for (const registry of registries.values()) registry.forgetScope(workspaceId);
       await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
     },
@@ -253,6 +285,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     },
     async close() {
       for (const collection of opened.values()) await collection.close();
+      await units.close();
       await release();
     },
   };

@@ -1,6 +1,7 @@
 // One collection in one scope. Every statement names the scope (`workspace_id = ...`), and a test watches every
 // statement the contract suite sends. A write in a workspace runs in one transaction with its change-feed stamp
-// (feed.ts), which also refuses it once the workspace is dropped; instance rows have no feed.
+// (feed.ts), which also refuses it once the workspace is dropped; instance rows have no feed. Inside a unit of
+// work (unit-of-work.ts) every statement runs in the unit's transaction, each write under its own savepoint.
 import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import { encodeCursor } from '../cursor.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
@@ -16,13 +17,25 @@ export type CollectionContext = {
   /** The table, created or extended on first use. */
   table: () => Promise<CollectionTableName>;
   registry: WorkspaceRegistry;
+  /** The unit of work whose transaction runs this collection's statements; absent outside one. */
+  unit?: TransactionRunner;
+};
+
+/** Runs statements in one transaction: `connection` for reads, `atomically` for a write that must not half-happen. */
+export type TransactionRunner = {
+  connection(): Promise<Db>;
+  atomically<R>(work: (trx: Transaction<Database>) => Promise<R>): Promise<R>;
 };
 
 export function createPostgresCollection<T extends Row>(
   spec: CollectionSpec<T>,
   scope: string,
-  { db, table, registry }: CollectionContext,
+  { db: pool, table, registry, unit }: CollectionContext,
 ): Collection<T> {
+  const connection = unit ? unit.connection : async () => pool;
+  const atomically = unit
+    ? unit.atomically
+    : <R>(work: (trx: Transaction<Database>) => Promise<R>) => pool.transaction().execute(work);
   const conditions = (where?: Where<T>, extra: RawBuilder<SqlBool>[] = []) => [
     ...whereSql(spec, where),
     ...extra,
@@ -34,6 +47,7 @@ export function createPostgresCollection<T extends Row>(
     limit?: number,
   ): Promise<T[]> {
     const t = await table();
+    const db = await connection();
     let query = db.selectFrom(t).select('doc').where('workspace_id', '=', scope);
     for (const part of parts) query = query.where(part);
     if (order) query = query.orderBy(order);
@@ -52,7 +66,7 @@ export function createPostgresCollection<T extends Row>(
     work: (trx: Transaction<Database>, seq: number) => Promise<R | undefined>,
   ): Promise<R | undefined | typeof NOT_LIVE> {
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await atomically(async (trx) => {
         const seq = await stampChange(trx, scope, spec.name, id, deleted);
         if (seq === undefined) throw new Rollback(NOT_LIVE);
         const result = await work(trx, seq);
@@ -68,7 +82,7 @@ export function createPostgresCollection<T extends Row>(
   /** Inserts the row (stamped, in a workspace); undefined when the workspace is not live. */
   async function insertRow(t: CollectionTableName, row: T): Promise<T | undefined> {
     if (scope === INSTANCE_SCOPE) {
-      await db
+      await pool
         .insertInto(t)
         .values({ workspace_id: scope, id: row.id, doc: serializeRow(row) })
         .execute();
@@ -111,12 +125,14 @@ export function createPostgresCollection<T extends Row>(
     },
     async count(where) {
       const t = await table();
+      const db = await connection();
       let query = db.selectFrom(t).select(sql<string>`count(*)`.as('n')).where('workspace_id', '=', scope);
       for (const part of conditions(where)) query = query.where(part);
       return Number((await query.executeTakeFirstOrThrow().catch(rethrow)).n);
     },
     async sum(field, where) {
       const t = await table();
+      const db = await connection();
       const value =
         field in spec.fields ? columnOf(spec, field).ref : sql`(doc ->> ${field})::double precision`;
       let query = db
@@ -157,7 +173,7 @@ export function createPostgresCollection<T extends Row>(
         return updated?.doc as T | undefined;
       };
       try {
-        if (scope === INSTANCE_SCOPE) return await run(db);
+        if (scope === INSTANCE_SCOPE) return await run(pool);
         const updated = await stamped(id, false, run);
         return updated === NOT_LIVE ? undefined : updated;
       } catch (error) {
@@ -173,7 +189,7 @@ export function createPostgresCollection<T extends Row>(
         return Number(result.numDeletedRows) > 0 || undefined;
       };
       try {
-        if (scope === INSTANCE_SCOPE) return Boolean(await run(db));
+        if (scope === INSTANCE_SCOPE) return Boolean(await run(pool));
         return (await stamped(id, true, run)) === true;
       } catch (error) {
         rethrow(error);
@@ -181,7 +197,7 @@ export function createPostgresCollection<T extends Row>(
     },
     async tombstone(id) {
       if (scope === INSTANCE_SCOPE) return undefined;
-      return tombstoneOf(db, scope, spec.name, id).catch(rethrow);
+      return tombstoneOf(await connection(), scope, spec.name, id).catch(rethrow);
     },
   };
 }

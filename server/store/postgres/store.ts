@@ -4,13 +4,15 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { BlobStore, CollectionSpec, Row, Store } from '../types.js';
-import { createPostgresCollection } from './collection.js';
+import { runUnitOfWork } from '../unit-of-work.js';
+import { createPostgresCollection, type TransactionRunner } from './collection.js';
 import { type CollectionTableName, type Database, INSTANCE_NAME, INSTANCE_SCOPE } from './database.js';
 import { readChanges } from './feed.js';
 import { guardBlobs } from './guarded-blobs.js';
 import { DATA_LOCK, enableTrigrams, migrate, withLock } from './migrations.js';
 import { whereSql } from './query.js';
 import { ensureTable } from './tables.js';
+import { createPostgresUnit } from './unit-of-work.js';
 import { utf8TextPlugin } from './utf8-text.js';
 import { createWorkspaceRegistry } from './workspaces.js';
 
@@ -65,8 +67,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     };
   }
 
-  function open<T extends Row>(spec: CollectionSpec<T>, scope: string) {
-    return createPostgresCollection(spec, scope, { db, table: tableFor(spec), registry });
+  function open<T extends Row>(spec: CollectionSpec<T>, scope: string, unit?: TransactionRunner) {
+    return createPostgresCollection(spec, scope, { db, table: tableFor(spec), registry, unit });
   }
 
   const blobs = guardBlobs(options.blobs, registry.isDropped);
@@ -85,6 +87,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return open(spec, workspaceId);
     },
     instance: (spec) => open(spec, INSTANCE_SCOPE),
+    unitOfWork(workspaceId, work) {
+      const rows = createPostgresUnit(db, (spec, unit) => open(spec, workspaceId, unit));
+      return runUnitOfWork(blobs, rows, work);
+    },
     async lookup(spec, field, value) {
       if (!(spec.unique ?? []).includes(field)) return undefined;
       const table = await tableFor(spec)();

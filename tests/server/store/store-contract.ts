@@ -8,6 +8,7 @@ import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidCursor, ScopeGone, StoreConflict, UndeclaredField } from '../../../server/store/errors.js';
 import { defineCollection, type Row, type Store } from '../../../server/store/types.js';
+import { describeUnitOfWorkContract } from './unit-of-work-contract.js';
 
 export type StoreHandle = {
   store: Store;
@@ -513,6 +514,8 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         }
       });
     });
+
+    describeUnitOfWorkContract(start);
 
     it('records the schema version', async () => {
       const handle = await start();
