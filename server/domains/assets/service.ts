@@ -1,37 +1,25 @@
 /** Assets: uploads (direct, grant, from a file on disk), records, usage, and lookups for the serve routes. */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import { createImageCache } from '../../engines/image/image-cache.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import type { ReceivedFile } from '../../http/receive-multipart.js';
-import { StoreConflict } from '../../store/errors.js';
-import { newId } from '../../store/ids.js';
+import { notFound } from '../../http/errors.js';
 import type { ByteRange, Store } from '../../store/types.js';
-import { isAssetKey, newAssetKey } from './asset-key.js';
+import { isAssetKey } from './asset-key.js';
 import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
-import { type FileRules, type IncomingFile, inspectFile } from './ingest/inspect-file.js';
-import {
-  type AssetRecord,
-  DisplayName,
-  type ListAssetsQuery,
-  type PatchAssetBody,
-  Tags,
-  type Usage,
-} from './schema.js';
+import { sweepOrphanFiles } from './orphan-files.js';
+import type { AssetRecord, ListAssetsQuery, PatchAssetBody, Usage } from './schema.js';
 import { createUploadGrants } from './upload-grants.js';
+import { createUploads } from './uploads.js';
+
+export type { NewAssetMeta } from './create-asset.js';
+export type { Receive } from './uploads.js';
 
 export interface AssetServiceDeps {
   store: Store;
   config: Pick<Config, 'dataDir' | 'limits'>;
   /** Bound on all cached image derivatives together (default 1 GiB). */
   imageCacheBytes?: number;
-}
-
-export interface NewAssetMeta {
-  displayName?: string;
-  tags?: string[];
 }
 
 /** What the serve routes need: the record and, on a local file system, the file itself; else a reader. */
@@ -46,11 +34,6 @@ export type FoundAsset = {
   localFile(): Promise<{ path: string; release(): Promise<void> } | undefined>;
 };
 
-/** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
-export type Receive = (
-  beforeFile?: (fields: Record<string, string>) => Promise<{ maxBytes?: number } | undefined>,
-) => Promise<ReceivedFile>;
-
 export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }: AssetServiceDeps) {
   const grants = createUploadGrants(store);
   const imageCache = createImageCache({
@@ -58,124 +41,7 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     maxBytes: imageCacheBytes,
   });
   const assets = (workspaceId: string) => store.collection(assetsCollection, workspaceId);
-
-  /** Checks `file` (which this takes ownership of), moves its bytes into the store and inserts its record. */
-  async function create(
-    workspaceId: string,
-    file: IncomingFile,
-    meta: NewAssetMeta & { id?: string; createdAt?: string; updatedAt?: string },
-    rules?: FileRules,
-  ): Promise<AssetRecord> {
-    const inspected = await inspectFile(file, rules);
-    const id = meta.id ?? newId('ast');
-    const blobKey = assetBlobKey(workspaceId, id);
-    // A fixed id (a retried step) that exists: its bytes are at this key, so they are not written over.
-    if (meta.id && (await assets(workspaceId).get(meta.id))) {
-      await rm(file.path, { force: true });
-      throw new StoreConflict(assetsCollection.name, 'id', meta.id);
-    }
-    try {
-      await store.blobs.putFile(blobKey, file.path);
-    } catch (error) {
-      await rm(file.path, { force: true });
-      throw error;
-    }
-    const now = meta.createdAt ?? new Date().toISOString();
-    const displayName = meta.displayName ?? file.filename;
-    const tags = meta.tags ?? [];
-    const record: AssetRecord = {
-      id,
-      key: newAssetKey(),
-      displayName,
-      filename: file.filename,
-      tags,
-      type: inspected.assetType,
-      size: inspected.size,
-      contentType: inspected.contentType,
-      sha256: inspected.sha256,
-      ...(inspected.width ? { width: inspected.width, height: inspected.height } : {}),
-      ...(inspected.duration !== undefined ? { duration: inspected.duration } : {}),
-      searchText: searchTextOf({ displayName, filename: file.filename, tags }),
-      createdAt: now,
-      updatedAt: meta.updatedAt ?? now,
-    };
-    try {
-      return await assets(workspaceId).insert(record);
-    } catch (error) {
-      // A record never points at nothing, and bytes never lack a record. The one exception: a fixed id that
-      // another request created meanwhile (the same step retried, with the same bytes) owns this key now.
-      const taken =
-        meta.id !== undefined &&
-        (await assets(workspaceId)
-          .get(id)
-          .catch(() => undefined));
-      if (!taken) await store.blobs.delete(blobKey);
-      throw error;
-    }
-  }
-
-  /** POST /api/v1/uploads: the received file, with optional `displayName` and `tags` fields. */
-  async function upload(workspaceId: string, received: ReceivedFile): Promise<AssetRecord> {
-    let meta: NewAssetMeta;
-    try {
-      meta = metaFromFields(received.fields);
-    } catch (error) {
-      await rm(received.tmpPath, { force: true });
-      throw error;
-    }
-    return create(workspaceId, incoming(received), meta);
-  }
-
-  /** POST /api/v1/uploads/client: the grant comes as a bearer token, or as a form field before the file. */
-  async function uploadWithGrant(bearer: string | undefined, receive: Receive): Promise<AssetRecord> {
-    // Claimed before a byte is read: the race between uses is decided here.
-    let claim = bearer ? await grants.claim(bearer) : undefined;
-    try {
-      const received = await receive(async (fields) => {
-        claim ??= await grants.claim(fields.grant);
-        return { maxBytes: claim.grant.maxBytes };
-      });
-      const { grant } = claim!;
-      const record = await create(
-        grant.workspaceId,
-        incoming(received),
-        { displayName: grant.displayName, tags: grant.tags },
-        { maxBytes: grant.maxBytes, allowedTypes: grant.allowedTypes },
-      );
-      await claim!.consume(record.id);
-      return record;
-    } catch (error) {
-      await claim?.release(); // no asset was made: the holder may retry while the grant is valid
-      throw error;
-    }
-  }
-
-  /** For other capabilities (chunked uploads, realtime): takes ownership of a file already on local disk. */
-  async function createFromFile(
-    workspaceId: string,
-    input: {
-      /** A fixed id, so a retried step finds the asset it made before (chunked complete). */
-      id?: string;
-      path: string;
-      filename: string;
-      contentType?: string;
-      displayName?: string;
-      tags?: string[];
-      sha256?: string;
-      /** Kept from another instance (sync), so the copy lists where the original does. */
-      createdAt?: string;
-      updatedAt?: string;
-    },
-  ): Promise<AssetRecord> {
-    const file = {
-      path: input.path,
-      filename: input.filename,
-      contentTypeHint: input.contentType,
-      sha256: input.sha256,
-    };
-    const { id, displayName, tags, createdAt, updatedAt } = input;
-    return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt });
-  }
+  const { upload, uploadWithGrant, createFromFile } = createUploads(store, grants);
 
   async function get(workspaceId: string, id: string): Promise<AssetRecord> {
     const record = await assets(workspaceId).get(id);
@@ -271,25 +137,6 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     for (const asset of await assets(workspaceId).all()) await imageCache.removeKey(asset.key);
   }
 
-  /**
-   * Removes bytes that have no record: an upload cut off by a crash between moving its bytes in and writing its
-   * record. Files younger than `graceMs` may belong to an upload still under way and are left alone.
-   */
-  async function sweepOrphans(graceMs: number): Promise<number> {
-    let swept = 0;
-    const cutoff = Date.now() - graceMs;
-    for (const workspaceId of await store.workspacesWith(assetsCollection)) {
-      for await (const blob of store.blobs.list(`workspaces/${workspaceId}/files`)) {
-        if (blob.modifiedAt.getTime() > cutoff) continue;
-        const id = blob.key.slice(blob.key.lastIndexOf('/') + 1);
-        if (await assets(workspaceId).get(id)) continue;
-        await store.blobs.delete(blob.key);
-        swept++;
-      }
-    }
-    return swept;
-  }
-
   return {
     upload,
     uploadWithGrant,
@@ -317,53 +164,13 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     localFile,
     usage,
     forgetWorkspace,
-    sweepOrphans,
+    /** Removes bytes without a record once older than `graceMs` (orphan-files.ts says what leaves them). */
+    sweepOrphans: (graceMs: number) => sweepOrphanFiles(store, graceMs),
     grants,
     imageCache,
+    /** What a change feed (sync) follows: the store's feed names a collection by its spec. */
+    collection: assetsCollection,
   };
 }
 
 export type AssetService = ReturnType<typeof createAssetService>;
-
-const incoming = (received: ReceivedFile): IncomingFile => ({
-  path: received.tmpPath,
-  filename: received.filename,
-  size: received.size,
-  sha256: received.sha256,
-});
-
-function metaFromFields(fields: Record<string, string>): NewAssetMeta {
-  const meta: NewAssetMeta = {};
-  if (fields.displayName !== undefined)
-    meta.displayName = parseField('displayName', DisplayName, fields.displayName);
-  if (fields.tags !== undefined) meta.tags = parseField('tags', Tags, splitTags(fields.tags));
-  return meta;
-}
-
-function splitTags(value: string): unknown {
-  if (value.trim().startsWith('[')) {
-    try {
-      return JSON.parse(value);
-    } catch {
-      throw badRequest('tags must be a comma-separated list or a JSON array of strings');
-    }
-  }
-  return value
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-}
-
-function parseField<T>(
-  name: string,
-  schema: {
-    safeParse(
-      v: unknown,
-    ): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
-  },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(`Invalid ${name}: ${result.error.issues[0]?.message}`);
-  return result.data;
-}

@@ -2,14 +2,14 @@
  * Client-upload grants: `fg_` + 32 base62 chars, stored as a SHA-256 hash only. Single use even under races: a
  * grant is *claimed* by one conditional write before any byte is read, so a concurrent attempt finds it taken
  * (410). A claim is released if the upload fails without creating an asset (too large, wrong type, aborted), so the
- * same browser may retry within the lifetime; it is consumed when the asset exists. "Single use" means at most one
- * asset per grant. Expired grants are swept (sweep()).
+ * same browser may retry within the lifetime; it is consumed in the unit of work that makes the asset, so an asset
+ * never exists beside an unused grant. "Single use" means at most one asset per grant. Expired grants are swept.
  */
 import { createHash } from 'node:crypto';
 import { gone, unauthorized } from '../../http/errors.js';
 import type { GrantInfo } from '../../http/viewer.js';
 import { newId, randomBase62 } from '../../store/ids.js';
-import type { Store } from '../../store/types.js';
+import type { Store, UnitOfWork } from '../../store/types.js';
 import { uploadGrants } from './collections.js';
 import type { MintGrantBody, UploadGrantRecord } from './schema.js';
 
@@ -20,7 +20,8 @@ const STALE_CLAIM_MS = 6 * 3600_000;
 
 export interface GrantClaim {
   grant: UploadGrantRecord;
-  consume(assetId: string): Promise<void>;
+  /** Marks the grant used by `assetId`, in `tx` where the asset is being made. */
+  consume(assetId: string, tx?: UnitOfWork): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -86,8 +87,9 @@ export function createUploadGrants(store: Store, now: () => number = () => Date.
       release: async () => {
         await rows.update(grant.id, { claimedAt: null }, { if: { claimedAt } });
       },
-      consume: async (assetId) => {
-        await rows.update(grant.id, { usedAt: iso(), assetId }, { if: { claimedAt } });
+      consume: async (assetId, tx) => {
+        const target = tx ? tx.collection(uploadGrants) : rows;
+        await target.update(grant.id, { usedAt: iso(), assetId }, { if: { claimedAt } });
       },
     };
   }

@@ -1,0 +1,81 @@
+/** The ways an asset arrives: a direct upload, one under a client-upload grant, a file another capability holds. */
+import { rm } from 'node:fs/promises';
+import type { ReceivedFile } from '../../http/receive-multipart.js';
+import type { Store } from '../../store/types.js';
+import { createAssetWriter, type NewAssetMeta } from './create-asset.js';
+import type { AssetRecord } from './schema.js';
+import { incoming, metaFromFields } from './upload-fields.js';
+import type { UploadGrants } from './upload-grants.js';
+
+/** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
+export type Receive = (
+  beforeFile?: (fields: Record<string, string>) => Promise<{ maxBytes?: number } | undefined>,
+) => Promise<ReceivedFile>;
+
+export function createUploads(store: Store, grants: UploadGrants) {
+  const { create } = createAssetWriter(store);
+
+  /** POST /api/v1/uploads: the received file, with optional `displayName` and `tags` fields. */
+  async function upload(workspaceId: string, received: ReceivedFile): Promise<AssetRecord> {
+    let meta: NewAssetMeta;
+    try {
+      meta = metaFromFields(received.fields);
+    } catch (error) {
+      await rm(received.tmpPath, { force: true });
+      throw error;
+    }
+    return create(workspaceId, incoming(received), meta);
+  }
+
+  /** POST /api/v1/uploads/client: the grant comes as a bearer token, or as a form field before the file. */
+  async function uploadWithGrant(bearer: string | undefined, receive: Receive): Promise<AssetRecord> {
+    // Claimed before a byte is read: the race between uses is decided here.
+    let claim = bearer ? await grants.claim(bearer) : undefined;
+    try {
+      const received = await receive(async (fields) => {
+        claim ??= await grants.claim(fields.grant);
+        return { maxBytes: claim.grant.maxBytes };
+      });
+      const { grant, consume } = claim!;
+      return await create(
+        grant.workspaceId,
+        incoming(received),
+        { displayName: grant.displayName, tags: grant.tags },
+        { maxBytes: grant.maxBytes, allowedTypes: grant.allowedTypes },
+        (tx, record) => consume(record.id, tx),
+      );
+    } catch (error) {
+      await claim?.release(); // no asset was made: the holder may retry while the grant is valid
+      throw error;
+    }
+  }
+
+  /** For other capabilities (chunked uploads, realtime): takes ownership of a file already on local disk. */
+  async function createFromFile(
+    workspaceId: string,
+    input: {
+      /** A fixed id, so a retried step finds the asset it made before (chunked complete). */
+      id?: string;
+      path: string;
+      filename: string;
+      contentType?: string;
+      displayName?: string;
+      tags?: string[];
+      sha256?: string;
+      /** Kept from another instance (sync), so the copy lists where the original does. */
+      createdAt?: string;
+      updatedAt?: string;
+    },
+  ): Promise<AssetRecord> {
+    const file = {
+      path: input.path,
+      filename: input.filename,
+      contentTypeHint: input.contentType,
+      sha256: input.sha256,
+    };
+    const { id, displayName, tags, createdAt, updatedAt } = input;
+    return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt });
+  }
+
+  return { upload, uploadWithGrant, createFromFile };
+}
