@@ -83,32 +83,21 @@ export function createPublications({
       derived: input.derived,
       createdAt: at,
     };
-    // the version first: an item is never visible without its document
-    await versions(workspaceId).insert(version);
-    for (let attempt = 0; ; attempt++) {
-      const slug = input.slug ?? slugFromTitle(input.title);
-      const item: PublicationRecord = {
-        id,
-        slug,
-        ...meta,
-        visibility: 'private',
-        archived: false,
-        version: 1,
-        searchText: searchTextOf(meta),
-        createdAt: at,
-        updatedAt: at,
-      };
-      try {
-        return { item: await items(workspaceId).insert(item), version, workspaceId };
-      } catch (error) {
-        const retry = error instanceof StoreConflict && !input.slug && attempt < 5;
-        if (retry) continue;
-        await versions(workspaceId).remove(version.id);
-        if (error instanceof StoreConflict && input.slug)
-          throw conflict(`Slug "${input.slug}" is taken; choose another or leave it out to get one`);
-        throw error;
+    // One unit: a publish killed midway leaves neither its version nor its item.
+    return store.unitOfWork(workspaceId, async (tx) => {
+      await tx.collection(specs.versions).insert(version);
+      for (let attempt = 0; ; attempt++) {
+        const item = firstItemOf(id, input.slug ?? slugFromTitle(input.title), meta, at);
+        try {
+          return { item: await tx.collection(specs.items).insert(item), version, workspaceId };
+        } catch (error) {
+          if (error instanceof StoreConflict && !input.slug && attempt < 5) continue;
+          if (error instanceof StoreConflict && input.slug)
+            throw conflict(`Slug "${input.slug}" is taken; choose another or leave it out to get one`);
+          throw error;
+        }
       }
-    }
+    });
   }
 
   /**
@@ -225,3 +214,24 @@ export function createPublications({
 }
 
 export type Publications = ReturnType<typeof createPublications>;
+
+/** A new publication's item: private, at version 1. */
+function firstItemOf(
+  id: string,
+  slug: string,
+  meta: Meta & { tags: string[] },
+  at: string,
+): PublicationRecord {
+  const searchText = searchTextOf(meta);
+  return {
+    id,
+    slug,
+    ...meta,
+    visibility: 'private',
+    archived: false,
+    version: 1,
+    searchText,
+    createdAt: at,
+    updatedAt: at,
+  };
+}

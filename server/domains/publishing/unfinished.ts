@@ -1,7 +1,8 @@
 /**
- * A publish writes its first version, then its item (publications.ts `create`); one killed in between leaves a
- * version whose item never comes. That is no publication: sync never shows it, and the sweeper removes it. A
- * version that arrived by sync (`receivedAt`) is no such leftover: its item is sent after it, so it waits there.
+ * A version whose item never came: no publication, so sync never shows it and the sweeper removes it. A publish
+ * now writes both in one unit of work (publications.ts `create`); only a publish by an older Folio, killed between
+ * its two writes, left such versions behind. A version that arrived by sync (`receivedAt`) is no such leftover:
+ * its item is sent after it, so it waits there.
  */
 import type { Store } from '../../store/types.js';
 import { collectionsOf, type Kind, type VersionRecord } from './collections.js';
