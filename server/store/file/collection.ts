@@ -15,7 +15,6 @@ import type { FaultInjector } from './faults.js';
 import { createJournal, type JournalEntry } from './journal.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
-import type { HeldWrite } from './unit-of-work.js';
 
 export type CollectionOptions = {
   fsync: boolean;
@@ -30,6 +29,17 @@ export type CollectionOptions = {
   feed?: ChangeFeed;
   /** While an open unit of work holds row `id` of this collection: resolves when the unit has ended. */
   heldByUnit?: (id: string) => Promise<void> | undefined;
+};
+
+/** One write a unit holds until it commits (`land` copies it to its collection's journal) or undoes it. */
+export type HeldWrite = {
+  collection: string;
+  id: string;
+  entry: JournalEntry<Row>;
+  undo(): void;
+  /** Lets the change feed answer past the write (committed or undone). */
+  settle(): void;
+  land(): Promise<void>;
 };
 
 /** How a write reaches the disk: journaled at once, or held by a unit of work until it commits. */

@@ -11,22 +11,11 @@ import { asStorageFailure } from '../errors.js';
 import type { ScopeGate } from '../scope-gate.js';
 import type { BlobStore, Collection, CollectionSpec, Row, UnitOfWork } from '../types.js';
 import { type RowUnit, runUnitOfWork } from '../unit-of-work.js';
-import type { FileCollection } from './collection.js';
+import type { FileCollection, HeldWrite } from './collection.js';
 import type { FaultInjector } from './faults.js';
 import { createJournal, type Journal, type JournalEntry, readJournal } from './journal.js';
 
 export const UNITS_JOURNAL = '.units.log';
-
-/** One write a unit holds until it commits (`land` copies it to its collection's journal) or undoes it. */
-export type HeldWrite = {
-  collection: string;
-  id: string;
-  entry: JournalEntry<Row>;
-  undo(): void;
-  /** Lets the change feed answer past the write (committed or undone). */
-  settle(): void;
-  land(): Promise<void>;
-};
 
 export type UnitLine = { writes: Array<{ collection: string; entry: JournalEntry<Row> }> };
 
