@@ -12,7 +12,7 @@ import { createModelManager } from './domains/models/service.js';
 import { createArtifactService } from './domains/publishing/artifacts/service.js';
 import { createChartService } from './domains/publishing/charts/service.js';
 import { createDiagramService } from './domains/publishing/diagrams/service.js';
-import { sweepUnfinished } from './domains/publishing/unfinished.js';
+import { createPublishingService } from './domains/publishing/service.js';
 import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { createSyncService } from './domains/sync/service.js';
@@ -119,11 +119,20 @@ export function buildServices(
   const diagrams = createDiagramService(published);
   const charts = createChartService({ ...published, assets });
   const artifacts = createArtifactService({ ...published, assets, transcripts, charts, diagrams });
+  const publishing = createPublishingService({
+    store,
+    publications: {
+      diagrams: diagrams.publications,
+      charts: charts.publications,
+      artifacts: artifacts.publications,
+    },
+  });
   const sync = createSyncService({
     store,
     config,
     assets,
     transcripts,
+    publishing,
     diagrams,
     charts,
     artifacts,
@@ -151,6 +160,7 @@ export function buildServices(
     realtime,
     sync,
     renderPool,
+    publishing,
     diagrams,
     charts,
     artifacts,
@@ -191,8 +201,8 @@ export function sweepsOf({
   chunkedUploads,
   realtime,
   sync,
+  publishing,
   config,
-  store,
 }: Services): Sweep[] {
   // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
   // the store: there every sweep keeps the grace.
@@ -219,7 +229,9 @@ export function sweepsOf({
     // Versions without their item that an older Folio's killed publish left (a publish is one unit of work now);
     // only at start, when no such publish is under way (sync hides those versions meanwhile).
     async (startup) => ({
-      'versions of publishes never finished': startup ? await sweepUnfinished(store, graceMs(startup)) : 0,
+      'versions of publishes never finished': startup
+        ? await publishing.sweepUnfinished(graceMs(startup))
+        : 0,
     }),
     // Staged sync blobs no record took (an abandoned push: the blobs come before their records) and old receipts.
     () => sync.hosted.sweep(),

@@ -9,6 +9,7 @@ import type { ModelManager } from './domains/models/service.js';
 import type { ArtifactService } from './domains/publishing/artifacts/service.js';
 import type { ChartService } from './domains/publishing/charts/service.js';
 import type { DiagramService } from './domains/publishing/diagrams/service.js';
+import type { PublishingService } from './domains/publishing/service.js';
 import type { RealtimeService } from './domains/realtime/service.js';
 import type { InstanceSettingsStore } from './domains/settings/settings-store.js';
 import type { SyncService } from './domains/sync/service.js';
@@ -50,6 +51,8 @@ export type Services = {
   mcp: McpService;
   /** Worker threads for layout, charts, rasterizing and pages (never the event loop). */
   renderPool: RenderPool;
+  /** What the three publishing kinds share, as sync reads and writes it. */
+  publishing: PublishingService;
   diagrams: DiagramService;
   charts: ChartService;
   artifacts: ArtifactService;

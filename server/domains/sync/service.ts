@@ -6,6 +6,7 @@ import type { ChunkedUploads } from '../chunked-uploads/service.js';
 import type { ArtifactService } from '../publishing/artifacts/service.js';
 import type { ChartService } from '../publishing/charts/service.js';
 import type { DiagramService } from '../publishing/diagrams/service.js';
+import type { PublishingService } from '../publishing/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { createDesktopSync } from './desktop/desktop-sync.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
@@ -17,6 +18,7 @@ export type SyncServiceDeps = {
   config: Pick<Config, 'dataDir' | 'limits'>;
   assets: AssetService;
   transcripts: TranscriptService;
+  publishing: PublishingService;
   diagrams: DiagramService;
   charts: ChartService;
   artifacts: ArtifactService;
@@ -31,7 +33,13 @@ export function createSyncService(deps: SyncServiceDeps) {
   const kinds = createKinds(deps);
   return {
     kinds,
-    hosted: createHostedSync({ store, kinds, chunkedUploads: deps.chunkedUploads, limits: config.limits }),
+    hosted: createHostedSync({
+      store,
+      assets,
+      kinds,
+      chunkedUploads: deps.chunkedUploads,
+      limits: config.limits,
+    }),
     desktop: createDesktopSync({
       store,
       assets,

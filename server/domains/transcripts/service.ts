@@ -228,6 +228,8 @@ export function createTranscriptService({
         await queue.abort(workspaceId, t.id);
     },
     usage: async (workspaceId: string) => ({ count: await transcripts(workspaceId).count(), bytes: 0 }),
+    /** What a change feed (sync) follows: the store's feed names a collection by its spec. */
+    collection: transcriptsCollection,
   };
 }
 

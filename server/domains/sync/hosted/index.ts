@@ -6,6 +6,7 @@ import { planRange } from '../../../http/range-plan.js';
 import { reply } from '../../../http/reply.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
+import type { AssetService } from '../../assets/service.js';
 import type { ChunkedUploads } from '../../chunked-uploads/service.js';
 import type { Kinds } from '../kinds/index.js';
 import { MAX_PACK_BLOBS, MAX_PLAN_RECORDS, MAX_PUSH_RECORDS, type SyncInfo } from '../protocol/schema.js';
@@ -18,13 +19,14 @@ import { createWorkspaceBlobs } from './workspace-blobs.js';
 
 export type HostedDeps = {
   store: Store;
+  assets: AssetService;
   kinds: Kinds;
   chunkedUploads: ChunkedUploads;
   limits: { jsonBytes: number; uploadBytes: number };
 };
 
-export function createHostedSync({ store, kinds, chunkedUploads, limits }: HostedDeps) {
-  const blobs = createWorkspaceBlobs({ store });
+export function createHostedSync({ store, assets, kinds, chunkedUploads, limits }: HostedDeps) {
+  const blobs = createWorkspaceBlobs({ store, assets });
   const heads = createHeads({ store, kinds });
   const feed = createFeed({ store, kinds });
   const pusher = createPusher({ store, kinds, heads, blobs });

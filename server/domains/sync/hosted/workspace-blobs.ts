@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import pMap from 'p-map';
 import type { ByteRange, Store } from '../../../store/types.js';
-import { assetsCollection } from '../../assets/collections.js';
+import type { AssetService } from '../../assets/service.js';
 import { blobAsFile } from '../blob-file.js';
 import { type StagedBlobRecord, stagedBlobs } from '../collections.js';
 import type { BlobFile, BlobSource } from '../kinds/types.js';
@@ -22,9 +22,8 @@ export const packKey = (workspaceId: string, pack: string) => `workspaces/${work
 /** Where a blob's bytes are: a key, and the range of it when they sit inside a pack. */
 export type BlobPlace = { key: string; range?: ByteRange; size?: number };
 
-export function createWorkspaceBlobs({ store }: { store: Store }) {
+export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: AssetService }) {
   const staged = (workspaceId: string) => store.collection(stagedBlobs, workspaceId);
-  const assets = (workspaceId: string) => store.collection(assetsCollection, workspaceId);
 
   const placeOfStaged = (workspaceId: string, row: StagedBlobRecord): BlobPlace =>
     row.pack === undefined
@@ -41,8 +40,7 @@ export function createWorkspaceBlobs({ store }: { store: Store }) {
     const unique = [...new Set(shas)];
     const found = new Set((await staged(workspaceId).all({ id: { in: unique } })).map((r) => r.id));
     const rest = unique.filter((s) => !found.has(s));
-    if (rest.length)
-      for (const asset of await assets(workspaceId).all({ sha256: { in: rest } })) found.add(asset.sha256);
+    for (const sha of await assets.withSha256s(workspaceId, rest)) found.add(sha);
     return found;
   }
 
@@ -50,8 +48,8 @@ export function createWorkspaceBlobs({ store }: { store: Store }) {
   async function locate(workspaceId: string, sha256: string): Promise<BlobPlace | undefined> {
     const row = await staged(workspaceId).get(sha256);
     if (row) return placeOfStaged(workspaceId, row);
-    const asset = await assets(workspaceId).findOne({ sha256 });
-    return asset ? { key: `workspaces/${workspaceId}/files/${asset.id}`, size: asset.size } : undefined;
+    const asset = await assets.withSha256(workspaceId, sha256);
+    return asset ? { key: assets.blobKeyOf(workspaceId, asset.id), size: asset.size } : undefined;
   }
 
   /** Records blobs that arrived (their bytes already in place), alone or at their offsets in a pack. */

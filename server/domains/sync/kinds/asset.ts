@@ -2,7 +2,6 @@
 // change, so a later version can only change `displayName` and `tags`; the receiving instance inspects the bytes
 // itself (type, size, media facts) rather than trust what it is told.
 import { z } from 'zod';
-import { assetsCollection } from '../../assets/collections.js';
 import { AssetType, DisplayName, Tags } from '../../assets/schema.js';
 import type { AssetService } from '../../assets/service.js';
 import { Sha256 } from '../protocol/schema.js';
@@ -29,7 +28,7 @@ const FIELDS = Object.keys(SyncedAsset.shape) as Array<keyof SyncedAsset>;
 export function assetAdapter(assets: AssetService): KindAdapter {
   return {
     kind: 'asset',
-    collection: assetsCollection,
+    collection: assets.collection,
     service: 'assets',
     schema: SyncedAsset as unknown as z.ZodType<Payload>,
     payload: (row) => pickFields(row, FIELDS),

@@ -1,7 +1,7 @@
 // The kinds that sync, in the order a page of them is written: an asset before the transcript or chart that refers
 // to it, a publication's versions before the item, diagrams and charts before the artifacts that embed them.
 import pMap from 'p-map';
-import type { Change, Store } from '../../../store/types.js';
+import type { Change } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import { contentHash } from '../protocol/content-hash.js';
@@ -14,12 +14,12 @@ import type { KindAdapter, Payload } from './types.js';
 export type Kinds = ReturnType<typeof createKinds>;
 
 export function createKinds(
-  deps: { store: Store; assets: AssetService; transcripts: TranscriptService } & PublishingServices,
+  deps: { assets: AssetService; transcripts: TranscriptService } & PublishingServices,
 ) {
   const list: KindAdapter[] = [
     assetAdapter(deps.assets),
     transcriptAdapter(deps.transcripts),
-    ...publicationAdapters(deps.store, deps),
+    ...publicationAdapters(deps),
   ];
   const byKind = new Map(list.map((k) => [k.kind, k]));
   const byCollection = new Map(list.map((k) => [k.collection.name, k]));

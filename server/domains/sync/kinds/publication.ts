@@ -5,23 +5,18 @@
 // whichever side sent it is not trusted, and what it reads or embeds needs the sender's services as a REST call
 // would (a chart's data assets `assets`, an artifact's embeds their kinds' services).
 import { z } from 'zod';
-import { badRequest, conflict } from '../../../http/errors.js';
+import { badRequest } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
-import type { Store, Stored } from '../../../store/types.js';
 import type { ArtifactService } from '../../publishing/artifacts/service.js';
 import type { ChartService } from '../../publishing/charts/service.js';
-import {
-  collectionsOf,
-  type Kind,
-  type PublicationRecord,
-  type VersionRecord,
-} from '../../publishing/collections.js';
 import type { DiagramService } from '../../publishing/diagrams/service.js';
-import type { Publications } from '../../publishing/publications.js';
 import { Description, Tags, Title } from '../../publishing/schema.js';
-import { Slug } from '../../publishing/slugs.js';
-import { createSyncedPublications, type SyncedVersion } from '../../publishing/synced.js';
-import { unfinishedVersions } from '../../publishing/unfinished.js';
+import {
+  type PublishingService,
+  Slug,
+  type SyncedKind,
+  type SyncedVersion,
+} from '../../publishing/service.js';
 import { type SyncKind, splitVersionId } from '../protocol/schema.js';
 import { type KindAdapter, type Payload, pickFields, Timestamp } from './types.js';
 
@@ -56,24 +51,25 @@ type Check = (
 ) => Promise<{ document: unknown; derived?: Record<string, unknown> }>;
 
 export type PublishingServices = {
+  publishing: PublishingService;
   diagrams: DiagramService;
   charts: ChartService;
   artifacts: ArtifactService;
 };
 
-export function publicationAdapters(store: Store, services: PublishingServices): KindAdapter[] {
-  const { diagrams, charts, artifacts } = services;
+export function publicationAdapters(services: PublishingServices): KindAdapter[] {
+  const { publishing, diagrams, charts, artifacts } = services;
   return [
-    ...adaptersOf(store, diagrams.publications, 'diagrams', 'diagram', async (document) => {
+    ...adaptersOf(publishing.synced('diagrams'), 'diagram', async (document) => {
       if (typeof document !== 'string') throw badRequest('A diagram version’s document is SVG text');
       const { document: svg, derived } = await diagrams.check(document);
       return { document: svg, derived };
     }),
-    ...adaptersOf(store, charts.publications, 'charts', 'chart', async (spec, workspaceId, services) => ({
+    ...adaptersOf(publishing.synced('charts'), 'chart', async (spec, workspaceId, services) => ({
       document: spec,
       derived: await charts.checkSynced(workspaceId, spec, services),
     })),
-    ...adaptersOf(store, artifacts.publications, 'artifacts', 'artifact', async (document, _, services) => ({
+    ...adaptersOf(publishing.synced('artifacts'), 'artifact', async (document, _, services) => ({
       document,
       derived: await artifacts.checkSynced(document, services),
     })),
@@ -81,16 +77,9 @@ export function publicationAdapters(store: Store, services: PublishingServices):
 }
 
 /** The version kind and the item kind of one publishing kind, versions first (the order they are written in). */
-function adaptersOf(
-  store: Store,
-  publications: Publications,
-  collection: Kind,
-  kind: 'diagram' | 'chart' | 'artifact',
-  check: Check,
-) {
-  const synced = createSyncedPublications({ store, kind: collection });
-  const { items, versions } = collectionsOf(collection);
-  const service = collection as ServiceName;
+function adaptersOf(synced: SyncedKind, kind: 'diagram' | 'chart' | 'artifact', check: Check) {
+  const { items, versions } = synced.collections;
+  const service = synced.kind as ServiceName;
 
   async function checkedVersion(
     workspaceId: string,
@@ -110,8 +99,7 @@ function adaptersOf(
     payload: (row) => pickFields(row, VERSION_FIELDS),
     hashed: (fields) => fields,
     ready: () => true,
-    withheld: (workspaceId, rows) =>
-      unfinishedVersions(store, collection, workspaceId, rows as VersionRecord[]),
+    withheld: synced.unfinished,
     blobs: () => [],
     // Never throws: an id of the wrong form is the put's to refuse, as that record's own error.
     order: (id) => {
@@ -130,12 +118,11 @@ function adaptersOf(
     },
     remove: (workspaceId, id, ifSeq) => synced.removeVersion(workspaceId, id, ifSeq),
     // Published again as the item's next version, the way a PUT publishes one.
-    async restoreCopy(workspaceId, id, payload, services) {
-      const item = await store.collection(items, workspaceId).get(parseVersionId(id).publicationId);
-      if (!item) throw conflict('The publication this version belongs to is gone');
-      const { createdAt: _, ...fields } = await checkedVersion(workspaceId, payload, services);
-      return (await publications.update(workspaceId, item.slug, fields)).version;
-    },
+    restoreCopy: async (workspaceId, id, payload, services) =>
+      synced.publishAgain(workspaceId, parseVersionId(id).publicationId, async () => {
+        const { createdAt: _, ...fields } = await checkedVersion(workspaceId, payload, services);
+        return fields;
+      }),
   };
 
   const item: KindAdapter = {
@@ -147,7 +134,7 @@ function adaptersOf(
     hashed: ({ updatedAt: _, ...fields }) => fields,
     ready: () => true,
     blobs: () => [],
-    ownSeq: (row) => (row as Stored<PublicationRecord>).ownSeq ?? row.seq ?? 0,
+    ownSeq: synced.ownSeq,
     put: (workspaceId, id, payload, ifSeq) =>
       synced.putItem(workspaceId, id, payload as z.infer<typeof SyncedItemFields>, ifSeq),
     remove: () => synced.removeItem(),

@@ -1,7 +1,6 @@
 // Transcripts sync once settled (completed or failed): words, segments, text and where they came from. A pending
 // one waits for its own engine; the receiving instance stores it as it is and never queues it again.
 import { z } from 'zod';
-import { transcriptsCollection } from '../../transcripts/collections.js';
 import type { TranscriptRecord } from '../../transcripts/schema.js';
 import { TranscriptSegment, TranscriptWord } from '../../transcripts/schema.js';
 import type { TranscriptService } from '../../transcripts/service.js';
@@ -33,7 +32,7 @@ const FIELDS = Object.keys(SyncedTranscript.shape) as Array<keyof SyncedTranscri
 export function transcriptAdapter(transcripts: TranscriptService): KindAdapter {
   return {
     kind: 'transcript',
-    collection: transcriptsCollection,
+    collection: transcripts.collection,
     service: 'transcription',
     schema: SyncedTranscript as unknown as z.ZodType<Payload>,
     payload: (row) => pickFields(row, FIELDS),
