@@ -70,6 +70,11 @@ export function buildServices(
       leaseMs: config.jobLeaseMs,
       pollMs: config.database ? config.queuePollMs : undefined,
     },
+    uploads: {
+      tmpDir: store.tmpDir,
+      maxBytes: config.limits.uploadBytes,
+      transcribeMaxBytes: config.limits.transcribeBytes,
+    },
   });
   const chunkedUploads = createChunkedUploads({
     store,

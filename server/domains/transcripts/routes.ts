@@ -6,8 +6,8 @@ import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { exportContentTypes, exportTranscript } from './exports.js';
 import { presentTranscript } from './present-transcript.js';
-import type { Settled } from './queue.js';
 import { ExportQuery, ListTranscriptsQuery, Transcript, TranscriptList, TranscriptParams } from './schema.js';
+import { settledReply } from './settled-reply.js';
 
 const who = { auth: ['session', 'key'] as const, service: 'transcription' as const };
 
@@ -20,27 +20,11 @@ export const transcribe = defineRawRoute({
   summary: 'Transcribe an audio file of up to 4 MiB and wait for the result',
   description:
     'multipart/form-data with the audio in field `file`; optional fields `language` (e.g. en) and `prompt`. Stores the audio as an asset, runs it on the local Whisper model and answers the completed transcript (200). A failed one is answered with its `error` (422 for audio that cannot be decoded, 503 when no usable model is installed). Larger files: 413; use the chunked upload.',
-  handler: async ({ workspace, ctx }, { transcripts, store, config }) => {
-    const received = await receiveMultipart(ctx.req, {
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.transcribeBytes,
-    });
-    return settledReply(await transcripts.transcribeUpload(workspace.id, received));
-  },
+  handler: async ({ workspace, ctx }, { transcripts }) =>
+    settledReply(
+      await transcripts.transcribeUpload(workspace.id, (space) => receiveMultipart(ctx.req, space)),
+    ),
 });
-
-/** A completed transcript is 200; a failed one keeps its `error` and gets the status of what failed it. */
-export function settledReply({ transcript, cause }: Settled) {
-  const body = presentTranscript(transcript);
-  if (transcript.status === 'completed') return body;
-  const status = (cause as { status?: number } | undefined)?.status;
-  return reply.bytes(
-    'application/json; charset=utf-8',
-    JSON.stringify(body),
-    {},
-    status && status >= 400 ? status : 422,
-  );
-}
 
 export const listTranscripts = defineRoute({
   method: 'GET',

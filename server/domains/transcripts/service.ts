@@ -1,4 +1,4 @@
-/** Transcripts: records, the queue that runs them on the active Whisper engine, and POST /transcribe. */
+/** Transcripts: records, the queue that runs them on the active Whisper engine, and the audio they are made from. */
 import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
@@ -12,6 +12,7 @@ import { transcriptsCollection } from './collections.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue, type JobContext, type JobResult, type Settled } from './queue.js';
 import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
+import { settledReply } from './settled-reply.js';
 
 export interface TranscriptServiceDeps {
   store: Store;
@@ -23,7 +24,15 @@ export interface TranscriptServiceDeps {
   concurrency?: number;
   /** Many nodes: this node's name, the lease on a running job, and how often to look for others' work. */
   queue?: { node: string; leaseMs: number; pollMs?: number };
+  /**
+   * Where received audio waits until it becomes an asset (the store's tmpDir), the largest upload, and the
+   * largest one POST /transcribe takes (it holds the request open until the transcript settles).
+   */
+  uploads: { tmpDir: string; maxBytes: number; transcribeMaxBytes: number };
 }
+
+/** Where a received file may be written, and how many bytes it may hold. */
+export type UploadSpace = { tmpDir: string; maxBytes: number };
 
 export interface NewTranscript {
   /** A fixed id, so a retried step finds the transcript it made before (chunked complete). */
@@ -42,6 +51,7 @@ export function createTranscriptService({
   log,
   concurrency = 1,
   queue: queueOptions,
+  uploads,
 }: TranscriptServiceDeps) {
   const queue = createTranscriptQueue({ store, run: runJob, log, concurrency, ...queueOptions });
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
@@ -174,24 +184,42 @@ export function createTranscriptService({
     return find(workspaceId, id);
   }
 
+  /** Runs `into` with the space a received file may use; the file it writes is the caller's. */
+  function receive<T>(into: (space: UploadSpace) => Promise<T>): Promise<T> {
+    return into({ tmpDir: uploads.tmpDir, maxBytes: uploads.maxBytes });
+  }
+
   /** POST /api/v1/transcribe: the received file (and every form field, before or after it) to a settled transcript. */
-  async function transcribeUpload(workspaceId: string, received: ReceivedFile): Promise<Settled> {
+  async function transcribeUpload(
+    workspaceId: string,
+    into: (space: UploadSpace) => Promise<ReceivedFile>,
+  ): Promise<Settled> {
+    const received = await into({ tmpDir: uploads.tmpDir, maxBytes: uploads.transcribeMaxBytes });
     return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(received.fields) });
   }
 
-  /** Makes the audio asset from a received temp file (taking ownership), queues it and waits for the result. */
-  async function transcribeFile(
+  /** Makes the audio asset from a received temp file (taking ownership) and queues its transcript. */
+  async function queueFile(
     workspaceId: string,
-    file: { tmpPath: string; filename: string; sha256?: string },
+    file: ReceivedAudio,
     options: Omit<NewTranscript, 'audioAssetId'>,
-  ): Promise<Settled> {
+  ): Promise<TranscriptRecord> {
     const asset = await assets
       .createFromFile(workspaceId, { path: file.tmpPath, filename: file.filename, sha256: file.sha256 })
       .catch(async (error) => {
         await rm(file.tmpPath, { force: true });
         throw error;
       });
-    const record = await create(workspaceId, { ...options, audioAssetId: asset.id });
+    return create(workspaceId, { ...options, audioAssetId: asset.id });
+  }
+
+  /** queueFile, then waits for the result. */
+  async function transcribeFile(
+    workspaceId: string,
+    file: ReceivedAudio,
+    options: Omit<NewTranscript, 'audioAssetId'>,
+  ): Promise<Settled> {
+    const record = await queueFile(workspaceId, file, options);
     return queue.settled(workspaceId, record.id);
   }
 
@@ -213,9 +241,12 @@ export function createTranscriptService({
     removeIf,
     retry,
     cancel,
+    receive,
     transcribeUpload,
+    queueFile,
     transcribeFile,
     settled: queue.settled,
+    settledReply,
     /** Start-up: re-queue interrupted jobs, then start the queue. */
     async start(): Promise<void> {
       await queue.recover();
@@ -234,6 +265,9 @@ export function createTranscriptService({
 }
 
 export type TranscriptService = ReturnType<typeof createTranscriptService>;
+
+/** A temp file with the audio, named as the client named it. */
+type ReceivedAudio = { tmpPath: string; filename: string; sha256?: string };
 
 /** Optional fields a synced version clears when it does not carry them. */
 const SYNC_OPTIONAL_FIELDS = [

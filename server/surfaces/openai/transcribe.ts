@@ -1,17 +1,28 @@
 /** POST /v1/audio/transcriptions: OpenAI's form fields on top of the transcripts service; waits for the result. */
 import { rm } from 'node:fs/promises';
 import type { ModelManager } from '../../domains/models/service.js';
-import type { TranscriptService } from '../../domains/transcripts/service.js';
+import { presentTranscript } from '../../domains/transcripts/present-transcript.js';
+import type { Settled } from '../../domains/transcripts/queue.js';
+import type { TranscriptService, UploadSpace } from '../../domains/transcripts/service.js';
+import { HttpError } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
-import { type OpenAiRequest, parseOpenAiFields } from './format.js';
+import { reply } from '../../http/reply.js';
+import { formatOpenAi, type OpenAiRequest, parseOpenAiFields } from './format.js';
+
+/** Reads the upload into the space given, reporting every form field as it arrives. */
+export type ReceiveForm = (
+  space: UploadSpace & { onField: (name: string, value: string) => void },
+) => Promise<ReceivedFile>;
 
 export async function transcribeOpenAi(
   { transcripts, models }: { transcripts: TranscriptService; models: ModelManager },
   workspaceId: string,
-  received: ReceivedFile,
-  /** Every form field in order, repeats kept (`timestamp_granularities[]`). */
-  fields: Array<[string, string]>,
+  receive: ReceiveForm,
 ) {
+  const fields: Array<[string, string]> = []; // in order, repeats kept (`timestamp_granularities[]`)
+  const received = await transcripts.receive((space) =>
+    receive({ ...space, onField: (name, value) => void fields.push([name, value]) }),
+  );
   let request: OpenAiRequest;
   let modelPath: string | undefined;
   try {
@@ -29,4 +40,18 @@ export async function transcribeOpenAi(
     modelPath,
   });
   return { settled, request };
+}
+
+/** The transcript in the format asked for; a failed one is an OpenAI-style `{ error }` with its status. */
+export function openAiReply({ transcript, cause }: Settled, request: OpenAiRequest) {
+  if (transcript.status !== 'completed') {
+    const status = (cause as { status?: number } | undefined)?.status;
+    throw new HttpError(
+      status && status >= 400 && status < 600 ? status : 422,
+      transcript.error ?? 'transcription failed',
+      { transcriptId: transcript.id },
+    );
+  }
+  const out = formatOpenAi(presentTranscript(transcript), request);
+  return reply.bytes(out.contentType, out.body, { 'X-Folio-Transcript-Id': transcript.id });
 }

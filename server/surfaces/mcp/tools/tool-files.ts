@@ -105,3 +105,13 @@ function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
+
+/** Runs `use`, which takes ownership of the temp file; if it fails first, the file is removed here. */
+export async function ownedBy<T>(tmpPath: string, use: () => Promise<T>): Promise<T> {
+  try {
+    return await use();
+  } catch (error) {
+    await rm(tmpPath, { force: true });
+    throw error;
+  }
+}

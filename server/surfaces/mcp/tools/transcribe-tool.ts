@@ -1,9 +1,7 @@
 // transcripts_create: store the audio, queue its transcript and (by default) wait for it, reporting the
 // transcript's progress as MCP progress notifications; cancelling the call cancels the transcript.
-import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { presentTranscript } from '../../../domains/transcripts/present-transcript.js';
-import { settledReply } from '../../../domains/transcripts/routes.js';
 import { Transcript } from '../../../domains/transcripts/schema.js';
 import type { RouteServices } from '../../../http/route-services.js';
 import { defineTool } from './define-tool.js';
@@ -29,24 +27,17 @@ export const transcriptsCreate = defineTool({
     .refine(exactlyOneSource, SOURCE_MESSAGE),
   response: Transcript,
   async run({ workspace, args }, services, call) {
-    const { assets, store, config, transcripts } = services;
-    const file = await receiveSource(args, {
-      roots: config.agentFileRoots,
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.uploadBytes,
-      signal: call.signal,
-    });
-    const asset = await ownedBy(file.tmpPath, () =>
-      assets.createFromFile(workspace.id, { path: file.tmpPath, filename: args.filename ?? file.filename }),
+    const { config, transcripts } = services;
+    const file = await transcripts.receive((space) =>
+      receiveSource(args, { ...space, roots: config.agentFileRoots, signal: call.signal }),
     );
-    const record = await transcripts.create(workspace.id, {
-      audioAssetId: asset.id,
-      source: 'transcribe',
-      language: args.language,
-      prompt: args.prompt,
-    });
+    const record = await transcripts.queueFile(
+      workspace.id,
+      { tmpPath: file.tmpPath, filename: args.filename ?? file.filename },
+      { source: 'transcribe', language: args.language, prompt: args.prompt },
+    );
     if (!args.wait) return presentTranscript(record);
-    return settledReply(await waitFor(workspace.id, record.id, services, call));
+    return transcripts.settledReply(await waitFor(workspace.id, record.id, services, call));
   },
 });
 
@@ -68,15 +59,5 @@ async function waitFor(workspaceId: string, id: string, { transcripts }: RouteSe
   } finally {
     clearInterval(poll);
     call.signal.removeEventListener('abort', cancel);
-  }
-}
-
-/** Runs `use`, which takes ownership of the temp file; if it fails first, the file is removed here. */
-export async function ownedBy<T>(tmpPath: string, use: () => Promise<T>): Promise<T> {
-  try {
-    return await use();
-  } catch (error) {
-    await rm(tmpPath, { force: true });
-    throw error;
   }
 }

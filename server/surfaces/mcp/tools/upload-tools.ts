@@ -7,8 +7,7 @@ import { presentAsset } from '../../../domains/assets/present-asset.js';
 import { Asset, DisplayName, Tags } from '../../../domains/assets/schema.js';
 import { ReceivedPart } from '../../../domains/chunked-uploads/schema.js';
 import { defineTool } from './define-tool.js';
-import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
-import { ownedBy } from './transcribe-tool.js';
+import { exactlyOneSource, FileSource, ownedBy, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
 
 export const assetsUpload = defineTool({
   name: 'assets_upload',
