@@ -2,15 +2,16 @@
 import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
-import type { EngineResult } from '../../engines/whisper/types.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { newId } from '../../store/ids.js';
 import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import { transcriptsCollection } from './collections.js';
+import { engineJob } from './engine-job.js';
+import type { JobResult, Settled } from './job.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
-import { createTranscriptQueue, type JobContext, type JobResult, type Settled } from './queue.js';
+import { createTranscriptQueue } from './queue.js';
 import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
 import { settledReply } from './settled-reply.js';
 
@@ -53,24 +54,9 @@ export function createTranscriptService({
   queue: queueOptions,
   uploads,
 }: TranscriptServiceDeps) {
-  const queue = createTranscriptQueue({ store, run: runJob, log, concurrency, ...queueOptions });
+  const run = engineJob({ active, assets });
+  const queue = createTranscriptQueue({ store, run, log, concurrency, ...queueOptions });
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
-
-  async function runJob({ workspaceId, transcript, signal, progress }: JobContext): Promise<JobResult> {
-    const engine = await active.engine(transcript.modelPath);
-    const audio = await assets.localFile(workspaceId, transcript.audioAssetId);
-    try {
-      const result = await engine.transcribeFile(audio.path, {
-        language: transcript.requestedLanguage,
-        prompt: transcript.prompt,
-        signal,
-        onProgress: progress,
-      });
-      return { ...fromEngineResult(result), model: basename(engine.modelPath) };
-    } finally {
-      await audio.release();
-    }
-  }
 
   async function create(workspaceId: string, input: NewTranscript): Promise<TranscriptRecord> {
     const at = new Date().toISOString();
@@ -287,17 +273,4 @@ function optionsFrom(fields: Record<string, string>): { language?: string; promp
   const language = fields.language?.trim() || undefined;
   const prompt = fields.prompt?.trim() || undefined;
   return { ...(language ? { language } : {}), ...(prompt ? { prompt } : {}) };
-}
-
-/** Engine result → stored fields: segments without their words, words flattened in order. */
-export function fromEngineResult(result: EngineResult): JobResult {
-  return {
-    language: result.language,
-    duration: result.duration,
-    text: result.text,
-    segments: result.segments.map(({ id, start, end, text }) => ({ id, start, end, text })),
-    words: result.segments.flatMap((s) =>
-      s.words.map(({ word, start, end, probability }) => ({ word, start, end, probability })),
-    ),
-  };
 }

@@ -1,7 +1,7 @@
 /** How a waited-for transcript is answered (POST /transcribe, the transcripts_create tool). */
 import { reply } from '../../http/reply.js';
+import type { Settled } from './job.js';
 import { presentTranscript } from './present-transcript.js';
-import type { Settled } from './queue.js';
 
 /** A completed transcript is 200; a failed one keeps its `error` and gets the status of what failed it. */
 export function settledReply({ transcript, cause }: Settled) {

@@ -1,8 +1,8 @@
 /** POST /v1/audio/transcriptions: OpenAI's form fields on top of the transcripts service; waits for the result. */
 import { rm } from 'node:fs/promises';
 import type { ModelManager } from '../../domains/models/service.js';
+import type { Settled } from '../../domains/transcripts/job.js';
 import { presentTranscript } from '../../domains/transcripts/present-transcript.js';
-import type { Settled } from '../../domains/transcripts/queue.js';
 import type { TranscriptService, UploadSpace } from '../../domains/transcripts/service.js';
 import { HttpError } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
