@@ -38,11 +38,8 @@ export const uploadAsset = defineRawRoute({
   summary: 'Upload a file as a new asset',
   description:
     'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
-  handler: async ({ workspace, origin, ctx }, { assets, store, config }) => {
-    const received = await receiveMultipart(ctx.req, {
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.uploadBytes,
-    });
+  handler: async ({ workspace, origin, ctx }, { assets }) => {
+    const received = await assets.receive((space) => receiveMultipart(ctx.req, space));
     return presentAsset(await assets.upload(workspace.id, received), origin);
   },
 });
@@ -84,12 +81,11 @@ export const clientUpload = defineRawRoute({
   summary: 'Upload one file with a client-upload grant (no key, no cookies)',
   description:
     'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
-  handler: async ({ origin, ctx }, { assets, store, config }) => {
+  handler: async ({ origin, ctx }, { assets }) => {
     const bearer = bearerOf(ctx.get('authorization') || undefined);
     const record = await assets.uploadWithGrant(
       bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
-      (beforeFile) =>
-        receiveMultipart(ctx.req, { tmpDir: store.tmpDir, maxBytes: config.limits.uploadBytes, beforeFile }),
+      (beforeFile) => assets.receive((space) => receiveMultipart(ctx.req, { ...space, beforeFile })),
     );
     return presentAsset(record, origin);
   },

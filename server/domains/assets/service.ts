@@ -8,6 +8,7 @@ import type { ByteRange, Store } from '../../store/types.js';
 import { isAssetKey } from './asset-key.js';
 import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
 import { sweepOrphanFiles } from './orphan-files.js';
+import { presentAsset } from './present-asset.js';
 import type { AssetRecord, ListAssetsQuery, PatchAssetBody, Usage } from './schema.js';
 import { createUploadGrants } from './upload-grants.js';
 import { createUploads } from './uploads.js';
@@ -126,6 +127,11 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     return local;
   }
 
+  /** An asset's bytes, for a reader in another domain (a chart's data); undefined when they are gone. */
+  async function bytes(workspaceId: string, id: string): Promise<Readable | undefined> {
+    return store.blobs.get(assetBlobKey(workspaceId, id));
+  }
+
   /** Exact: summed from the records, which are written only once the bytes are in place. */
   async function usage(workspaceId: string): Promise<Usage> {
     const rows = assets(workspaceId);
@@ -162,6 +168,12 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     blobKeyOf: assetBlobKey,
     byKey,
     localFile,
+    bytes,
+    /** The JSON an asset answers as, with its URLs on `origin`. */
+    present: presentAsset,
+    /** Runs `into` with where a received file may be written and how large it may be; the file is the caller's. */
+    receive: <T>(into: (space: { tmpDir: string; maxBytes: number }) => Promise<T>) =>
+      into({ tmpDir: store.tmpDir, maxBytes: config.limits.uploadBytes }),
     usage,
     forgetWorkspace,
     /** Removes bytes without a record once older than `graceMs` (orphan-files.ts says what leaves them). */

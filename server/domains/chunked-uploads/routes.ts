@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';
-import { presentAsset } from '../assets/present-asset.js';
 import {
   BeginChunkedBody,
   ChunkedUpload,
@@ -70,7 +69,7 @@ export const completeChunkedUpload = defineRoute({
     const { transcriptId, assetId } = await chunkedUploads.complete(workspace.id, params.uploadId);
     return {
       transcript: await transcripts.get(workspace.id, transcriptId),
-      asset: presentAsset(await assets.get(workspace.id, assetId), origin),
+      asset: assets.present(await assets.get(workspace.id, assetId), origin),
     };
   },
 });

@@ -9,7 +9,6 @@ import type { RenderPool } from '../../../engines/render/render-pool.js';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
 import { SERVICE_NAMES, type ServiceName, type Viewer } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
-import { assetBlobKey } from '../../assets/collections.js';
 import type { AssetService } from '../../assets/service.js';
 import { createPublications, type Found } from '../publications.js';
 import { rendered } from '../serve-rendered.js';
@@ -25,7 +24,7 @@ export type ChartServiceDeps = {
   store: Store;
   pool: RenderPool;
   cache: RenderCache;
-  assets: Pick<AssetService, 'get'>;
+  assets: Pick<AssetService, 'get' | 'bytes'>;
   workspaces: { get(id: string): Promise<{ ownerId: string } | undefined> };
 };
 
@@ -72,7 +71,7 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
       throw payloadTooLarge(
         `Asset ${assetId} has ${record.size} bytes; a chart reads at most ${MAX_ASSET_DATA_BYTES}`,
       );
-    const stream = await store.blobs.get(assetBlobKey(workspaceId, assetId));
+    const stream = await assets.bytes(workspaceId, assetId);
     if (!stream) throw badRequest(`Asset ${assetId} has no bytes`);
     return { text: await text(stream), format };
   }

@@ -20,14 +20,15 @@ export const assetsUpload = defineTool({
     .strictObject({ ...FileSource, displayName: DisplayName.optional(), tags: Tags.optional() })
     .refine(exactlyOneSource, SOURCE_MESSAGE),
   response: Asset,
-  async run({ workspace, origin, args }, { assets, store, config }, call) {
-    const file = await receiveSource(args, {
-      roots: config.agentFileRoots,
-      tmpDir: store.tmpDir,
-      maxBytes: config.limits.uploadBytes,
-      signal: call.signal,
-      onProgress: (copied, size) => call.progress(copied, size, 'copying'),
-    });
+  async run({ workspace, origin, args }, { assets, config }, call) {
+    const file = await assets.receive((space) =>
+      receiveSource(args, {
+        ...space,
+        roots: config.agentFileRoots,
+        signal: call.signal,
+        onProgress: (copied, size) => call.progress(copied, size, 'copying'),
+      }),
+    );
     const record = await ownedBy(file.tmpPath, () =>
       assets.createFromFile(workspace.id, {
         path: file.tmpPath,
