@@ -3,7 +3,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { buildServices, resolversOf, startServices, sweepsOf } from './build-services.js';
+import { buildServices, resolversOf, startServices } from './build-services.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { trustProxies } from './http/client-address.js';
@@ -16,6 +16,7 @@ import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { startSweeper } from './jobs/sweeper.js';
+import { sweepsOf } from './jobs/sweeps.js';
 import { requestLog, structuredLog } from './log.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';

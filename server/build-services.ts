@@ -1,6 +1,6 @@
 // Builds every service once, each with what it needs, in dependency order: the store, accounts, assets, the
-// Whisper engine of the instance, then what runs on it. Capabilities register their usage and clean-up with
-// workspaces here, and the sweeper's jobs come from here too.
+// Whisper engine of the instance, then what runs on it. Domains register their usage and clean-up with
+// workspaces here; the sweeper's list is jobs/sweeps.ts.
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { createAssetService } from './domains/assets/service.js';
@@ -23,7 +23,6 @@ import { createRenderPool } from './engines/render/render-pool.js';
 import { createActiveEngine } from './engines/whisper/active-engine.js';
 import { ffmpegChooser } from './engines/whisper/ffmpeg-binary.js';
 import type { CredentialResolvers } from './http/authenticate.js';
-import type { Sweep } from './jobs/sweeper.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import { createMcpService } from './surfaces/mcp/service.js';
@@ -197,48 +196,4 @@ export async function startServices({ engine, transcripts, sync }: Services): Pr
   await engine.checkAtStart();
   await transcripts.start();
   sync.desktop.scheduler.start();
-}
-
-/** What the sweeper runs: expired credentials, abandoned uploads, and bytes no record owns (after a crash). */
-export function sweepsOf({
-  identity,
-  assets,
-  chunkedUploads,
-  realtime,
-  sync,
-  publishing,
-  config,
-}: Services): Sweep[] {
-  // An upload under way may own bytes that have no record yet. At start-up none is, unless other nodes share
-  // the store: there every sweep keeps the grace.
-  const idleAtStart = (startup: boolean) => startup && !config.database;
-  const graceMs = (startup: boolean) => (idleAtStart(startup) ? 0 : config.orphanGraceMs);
-  return [
-    // Nothing left behind: sessions and sign-in links that expired, which no write can remove at their expiry.
-    () => identity.sweep(),
-    // Nothing left behind: grants that expired unused (or were used), kept until then for a 410.
-    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
-    // Nothing left behind: realtime secrets that expired or were used.
-    async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
-    // Parts of uploads nobody completed, and part directories a crash left before their record: parts are files or
-    // blobs, outside the records' transaction.
-    async (startup) => {
-      const { expired, orphans } = await chunkedUploads.sweep({
-        startup: idleAtStart(startup),
-        graceMs: graceMs(startup),
-      });
-      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
-    },
-    // Asset bytes put before a crash cut off their unit of work's commit: a blob store has no part in that transaction.
-    async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),
-    // Versions without their item that an older Folio's killed publish left (a publish is one unit of work now);
-    // only at start, when no such publish is under way (sync hides those versions meanwhile).
-    async (startup) => ({
-      'versions of publishes never finished': startup
-        ? await publishing.sweepUnfinished(graceMs(startup))
-        : 0,
-    }),
-    // Staged sync blobs no record took (an abandoned push: the blobs come before their records) and old receipts.
-    () => sync.hosted.sweep(),
-  ];
 }
