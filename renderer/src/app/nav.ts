@@ -1,5 +1,5 @@
 // The sidebar's sections. The server serves the dashboard for these paths (server/surfaces/home/
-// dashboard-paths.ts lists the same first segments; tests/e2e/navigation.e2e.ts opens each directly).
+// dashboard-paths.ts lists the same first segments; tests/e2e/screens.e2e.ts opens each directly).
 import {
   AudioLines,
   BarChart3,

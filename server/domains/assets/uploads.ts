@@ -1,4 +1,4 @@
-/** The ways an asset arrives: a direct upload, one under a client-upload grant, a file another capability holds. */
+/** The ways an asset arrives: a direct upload, one under a client-upload grant, a file another domain holds. */
 import { rm } from 'node:fs/promises';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import type { Store } from '../../store/types.js';
@@ -50,7 +50,7 @@ export function createUploads(store: Store, grants: UploadGrants) {
     }
   }
 
-  /** For other capabilities (chunked uploads, realtime): takes ownership of a file already on local disk. */
+  /** For other domains (chunked uploads, realtime): takes ownership of a file already on local disk. */
   async function createFromFile(
     workspaceId: string,
     input: {

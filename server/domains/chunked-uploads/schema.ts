@@ -28,7 +28,7 @@ export type ChunkedUploadRecord = {
   rev?: number;
   claimUntil?: string | null;
   result?: { transcriptId: string; assetId: string };
-  /** Set for uploads another capability completes (`sync-pack`): what it needs at complete, and what it answered. */
+  /** Set for uploads another domain completes (`sync-pack`): what it needs at complete, and what it answered. */
   purpose?: string;
   manifest?: unknown;
   outcome?: Record<string, unknown>;

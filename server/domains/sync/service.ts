@@ -1,4 +1,4 @@
-/** Sync: the receiving side (hosted/) and the syncing side (desktop.ts) of the same capability, over one set of kinds. */
+/** Sync: the receiving side (hosted/) and the syncing side (desktop/) of the same domain, over one set of kinds (kinds/) and one protocol (protocol/). */
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';

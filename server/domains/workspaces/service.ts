@@ -5,7 +5,7 @@ import type { Store } from '../../store/types.js';
 import { workspacesCollection } from './collections.js';
 import type { Usage, Workspace } from './schema.js';
 
-/** What a capability tells the workspace about its content: usage for the list, clean-up on delete. */
+/** What a domain tells the workspace about its content: usage for the list, clean-up on delete. */
 export type WorkspaceContent = {
   name: string;
   usage?(workspaceId: string): Promise<{ count: number; bytes: number }>;
@@ -40,7 +40,7 @@ export function createWorkspaceService({ store }: { store: Store }) {
   }
 
   /**
-   * Deletes the workspace with all its records, files and keys; the personal workspace stays. Its capabilities stop
+   * Deletes the workspace with all its records, files and keys; the personal workspace stays. Its domains stop
    * their work in it first; then the store drops it, so writes still under way into it fail, and a crash part-way
    * is finished at the next start.
    */

@@ -1,4 +1,4 @@
-/** The sync protocol's request and response shapes (docs/sync.md); the desktop's own sync routes are in local-schema.ts. */
+/** The sync protocol's request and response shapes (docs/sync.md); the desktop's own sync routes are in desktop/schema.ts. */
 import { z } from 'zod';
 
 export const SYNC_KINDS = [
