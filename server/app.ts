@@ -99,6 +99,9 @@ export async function createServer(
   app.use(router);
   app.use(notFoundFallback());
   const http = createHttpServer(app.callback());
+  // Agents call in tight loops with pauses between; an idle connection kept for a minute spares them reconnects and
+  // keeps clients (which drop a socket a second or two before the advertised timeout) clear of the close race.
+  http.keepAliveTimeout = 65_000;
   http.on('clientError', answerClientError);
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {

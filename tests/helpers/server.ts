@@ -52,6 +52,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
   async function signIn(email: string): Promise<{ cookie: string }> {
     const link = await server.services.identity.mintSignInLink(email, url, { announce: false });
     const res = await fetch(link, { redirect: 'manual' });
+    await res.body?.cancel();
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('folio_session='));
     if (!cookie) throw new Error(`sign-in for ${email} set no cookie (${res.status})`);
     return { cookie: cookie.split(';')[0] };
