@@ -26,6 +26,7 @@ import type { CredentialResolvers } from './http/authenticate.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import { createMcpService } from './surfaces/mcp/service.js';
+import { createNodeStatus } from './surfaces/reference/node-status.js';
 import { createReferenceService } from './surfaces/reference/service.js';
 import { capabilities, namedRoutes, renderTaskModules } from './surfaces/route-table.js';
 import { APP_VERSION } from './version.js';
@@ -156,6 +157,7 @@ export function buildServices(
     workspaces,
     keys,
     reference,
+    node: createNodeStatus({ store, node: config.nodeId, closing: lifecycle.closing }),
     assets,
     engine,
     models,

@@ -20,6 +20,7 @@ import type { ActiveEngine } from './engines/whisper/active-engine.js';
 import type { Store } from './store/types.js';
 import type { DashboardSource } from './surfaces/home/dashboard-files.js';
 import type { McpService } from './surfaces/mcp/service.js';
+import type { NodeStatusService } from './surfaces/reference/node-status.js';
 import type { ReferenceService } from './surfaces/reference/service.js';
 
 /**
@@ -40,6 +41,8 @@ export type Services = {
   workspaces: WorkspaceService;
   keys: KeyService;
   reference: ReferenceService;
+  /** This node's liveness and readiness (/health, /ready). */
+  node: NodeStatusService;
   assets: AssetService;
   /** The Whisper engine of the active model: one per instance, shared by everything that transcribes. */
   engine: ActiveEngine;
@@ -58,7 +61,8 @@ export type Services = {
   artifacts: ArtifactService;
 };
 
-// The services route handlers receive (server/http/route-services.ts names the interface; this fills it in).
+// The services route handlers receive (server/http/route-services.ts names the interface; this fills it in): every
+// service but the raw store, which only services read.
 declare module './http/route-services.js' {
-  interface RouteServices extends Services {}
+  interface RouteServices extends Omit<Services, 'store'> {}
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/define-route.js';
-import { serviceUnavailable } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 
 export const openApiDocument = defineRoute({
@@ -44,11 +43,7 @@ export const health = defineRoute({
   response: NodeStatus,
   summary: 'Liveness: answers while the server serves, naming its storage backend and node',
   tag: 'reference',
-  handler: (_input, { store, config }) => ({
-    ok: true as const,
-    backend: store.backend,
-    node: config.nodeId,
-  }),
+  handler: (_input, { node }) => node.live(),
 });
 
 export const ready = defineRoute({
@@ -59,13 +54,7 @@ export const ready = defineRoute({
     'Readiness for a proxy: 200 while the store answers, 503 when it does not or the server is closing',
   response: NodeStatus,
   tag: 'reference',
-  handler: async (_input, { store, config, lifecycle }) => {
-    if (lifecycle.closing()) throw serviceUnavailable('This node is shutting down');
-    await store.schemaVersion().catch(() => {
-      throw serviceUnavailable('The store does not answer');
-    });
-    return { ok: true as const, backend: store.backend, node: config.nodeId };
-  },
+  handler: (_input, { node }) => node.ready(),
 });
 
 export const referenceRoutes = { openApiDocument, llmsTxt, llmsFullTxt, health, ready };
