@@ -15,7 +15,9 @@ function call(agent: Agent): Promise<{ keepAlive?: string; localPort?: number }>
   return new Promise((resolve, reject) => {
     get(`${srv.url}/api/v1/me`, { agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ keepAlive: String(res.headers['keep-alive']), localPort: res.socket?.localPort }));
+      res.on('end', () =>
+        resolve({ keepAlive: String(res.headers['keep-alive']), localPort: res.socket?.localPort }),
+      );
     }).on('error', reject);
   });
 }
