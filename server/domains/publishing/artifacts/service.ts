@@ -16,6 +16,7 @@ import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import type { ChartService } from '../charts/service.js';
 import type { DiagramService } from '../diagrams/service.js';
+import { pageAddress, pageMeta } from '../page-parts.js';
 import type { Page } from '../page-shell.js';
 import { createPublications, type Found } from '../publications.js';
 import { rendered } from '../serve-rendered.js';
@@ -155,8 +156,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
         resolveReferences(refs, found.workspaceId, references, origin, audience),
         cardOf(found),
       ]);
-      const base = `${origin}/a/${found.item.slug}`;
-      const query = found.version.version === found.item.version ? '' : `?version=${found.version.version}`;
+      const address = pageAddress(found, origin, 'a');
       const input: ArtifactPageInput = {
         origin,
         document: found.version.document as ArtifactPageInput['document'],
@@ -168,18 +168,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
           version: found.version.version,
           updatedAt: found.version.createdAt,
         },
-        meta: {
-          title: found.version.title,
-          description: found.version.description,
-          url: `${base}${query}`,
-          image: {
-            url: `${base}.png${query}`,
-            width: card.width as number,
-            height: card.height as number,
-            alt: found.version.title,
-          },
-          indexable: found.item.visibility === 'public',
-        },
+        meta: pageMeta(found, address, card),
       };
       const page = await pool.run<Page>('artifacts.page', input);
       return { ...rendered(page.html, 'text/html; charset=utf-8'), csp: page.csp };

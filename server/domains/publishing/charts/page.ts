@@ -3,6 +3,7 @@
  * live view (tooltips, selections) from the bundled runtime, which the CSP allows by its exact URL.
  */
 import escapeHtml from 'escape-html';
+import { type PageAddress, versionFooter } from '../page-parts.js';
 import { type PageMeta, renderPageShell } from '../page-shell.js';
 import { BASE_CSS } from '../page-styles.js';
 import type { Found } from '../publications.js';
@@ -29,13 +30,12 @@ export type ChartPageParts = {
   specs: { light: object; dark: object };
   runtimeUrl: string;
   meta: PageMeta;
-  base: string;
+  address: PageAddress;
 };
 
-export function renderChartPage({ found, staticSvg, specs, runtimeUrl, meta, base }: ChartPageParts) {
-  const { item, version } = found;
+export function renderChartPage({ found, staticSvg, specs, runtimeUrl, meta, address }: ChartPageParts) {
+  const { version } = found;
   const e = escapeHtml;
-  const query = version.version === item.version ? '' : `?version=${version.version}`;
   const body = `<main class="fo-page fo-page-wide">
 <header class="fo-page-header">
 <h1 class="fo-page-title">${e(version.title)}</h1>
@@ -46,11 +46,10 @@ ${version.tags.length ? `<p class="fo-page-meta">${version.tags.map((t) => `<spa
 <div id="fo-chart" role="img" aria-label="${e(version.title)}"></div>
 <div class="fo-chart-static"><div class="fo-only-light">${staticSvg.light}</div><div class="fo-only-dark">${staticSvg.dark}</div></div>
 </figure>
-<footer class="fo-page-footer"><span>Version ${version.version} of ${item.version} · ${e(version.createdAt.slice(0, 10))}</span>
-<span class="fo-downloads"><a href="${e(`${base}.svg${query}`)}">SVG</a><a href="${e(`${base}.png${query}`)}">PNG</a></span></footer>
+${versionFooter(found, address)}
 </main>`;
   return renderPageShell({
-    origin: new URL(base).origin,
+    origin: new URL(address.base).origin,
     meta,
     body,
     styles: [BASE_CSS, CHART_PAGE_CSS],

@@ -10,6 +10,7 @@ import { badRequest, payloadTooLarge } from '../../../http/errors.js';
 import { SERVICE_NAMES, type ServiceName, type Viewer } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
+import { pageAddress, pageMeta } from '../page-parts.js';
 import { createPublications, type Found } from '../publications.js';
 import { rendered } from '../serve-rendered.js';
 import { type AssetRef, checkChartSpec } from './chart-safety.js';
@@ -148,26 +149,14 @@ export function createChartService({ store, pool, cache, assets, workspaces }: C
         chartRuntime(),
       ]);
       const specs = (await renderStored(found, { page: true })).page!;
-      const base = `${origin}/c/${found.item.slug}`;
-      const query = found.version.version === found.item.version ? '' : `?version=${found.version.version}`;
+      const address = pageAddress(found, origin, 'c');
       const page = renderChartPage({
         found,
         staticSvg: { light: light.body.toString(), dark: dark.body.toString() },
         specs,
         runtimeUrl: `${origin}${RUNTIME_PATH}?v=${runtime.hash}`,
-        base,
-        meta: {
-          title: found.version.title,
-          description: found.version.description,
-          url: `${base}${query}`,
-          image: {
-            url: `${base}.png${query}`,
-            width: png.width as number,
-            height: png.height as number,
-            alt: found.version.title,
-          },
-          indexable: found.item.visibility === 'public',
-        },
+        address,
+        meta: pageMeta(found, address, png),
       });
       return { ...rendered(page.html, 'text/html; charset=utf-8'), csp: page.csp };
     });

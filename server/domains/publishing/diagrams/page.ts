@@ -1,5 +1,6 @@
 /** The /d/:slug page: the diagram inline (themed by the viewer's colour scheme), no scripts at all. */
 import escapeHtml from 'escape-html';
+import { type PageAddress, versionFooter } from '../page-parts.js';
 import { type PageMeta, renderPageShell } from '../page-shell.js';
 import { BASE_CSS } from '../page-styles.js';
 import type { Found } from '../publications.js';
@@ -20,11 +21,10 @@ export function renderDiagramPage(
   found: Found,
   svg: { svg: string; styles: string[] },
   meta: PageMeta,
-  base: string,
+  address: PageAddress,
 ) {
-  const { item, version } = found;
+  const { version } = found;
   const e = escapeHtml;
-  const query = version.version === item.version ? '' : `?version=${version.version}`;
   const body = `<main class="fo-page fo-page-wide">
 <header class="fo-page-header">
 <h1 class="fo-page-title">${e(version.title)}</h1>
@@ -32,11 +32,10 @@ ${version.description ? `<p class="fo-page-description">${e(version.description)
 <p class="fo-page-meta">${version.kind ? `<span class="fo-tag">${e(version.kind)}</span>` : ''}${version.tags.map((t) => `<span class="fo-tag">${e(t)}</span>`).join('')}</p>
 </header>
 <figure class="fo-figure fo-canvas"><div${minWidth(found)}>${svg.svg}</div></figure>
-<footer class="fo-page-footer"><span>Version ${version.version} of ${item.version} · ${e(version.createdAt.slice(0, 10))}</span>
-<span class="fo-downloads"><a href="${e(`${base}.svg${query}`)}">SVG</a><a href="${e(`${base}.png${query}`)}">PNG</a></span></footer>
+${versionFooter(found, address)}
 </main>`;
   return renderPageShell({
-    origin: new URL(base).origin,
+    origin: new URL(address.base).origin,
     meta,
     body,
     styles: [BASE_CSS, DIAGRAM_PAGE_CSS],

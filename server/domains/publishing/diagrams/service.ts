@@ -8,6 +8,7 @@ import type { RenderPool } from '../../../engines/render/render-pool.js';
 import { payloadTooLarge } from '../../../http/errors.js';
 import type { Viewer } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
+import { pageAddress, pageMeta } from '../page-parts.js';
 import { createPublications, type Found } from '../publications.js';
 import { rendered } from '../serve-rendered.js';
 import { LAYOUT_LIMITS, type LayoutRequest, type LayoutResult } from './layout-schema.js';
@@ -107,24 +108,12 @@ export function createDiagramService({ store, pool, cache, workspaces }: Diagram
     return cache.get(key, async () => {
       const svg = await svgOf(found);
       const png = await pngOf(found, 'light');
-      const base = `${origin}/d/${found.item.slug}`;
-      const query = found.version.version === found.item.version ? '' : `?version=${found.version.version}`;
+      const address = pageAddress(found, origin, 'd');
       const page = renderDiagramPage(
         found,
         { svg: svg.body.toString(), styles: svg.styles as string[] },
-        {
-          title: found.version.title,
-          description: found.version.description,
-          url: `${base}${query}`,
-          image: {
-            url: `${base}.png${query}`,
-            width: png.width as number,
-            height: png.height as number,
-            alt: found.version.title,
-          },
-          indexable: found.item.visibility === 'public',
-        },
-        base,
+        pageMeta(found, address, png),
+        address,
       );
       return { ...rendered(page.html, 'text/html; charset=utf-8'), csp: page.csp };
     });
