@@ -10,7 +10,7 @@
  *   SHA-256: every payload is random), and `GET /f/<key>` serves bytes whose SHA-256 is the one sent;
  * - no payload is an asset twice, and no asset has bytes that were never sent (a torn file);
  * - after the start-up sweep, nothing is orphaned: under <dataDir>/workspaces/<id>/files only files with an asset
- *   record, under <dataDir>/chunked only directories of uploads that are open (holding only `<n>.part` files), and
+ *   record, under <dataDir>/chunked only directories of uploads that are open (holding only `parts.bin` and `<n>.done` markers), and
  *   <dataDir>/tmp empty.
  * Then every chunked upload whose begin was answered but whose complete was not is resumed (missing parts, then
  * complete, which must answer the same asset if a complete had got through before the kill).
@@ -279,7 +279,7 @@ async function findOrphans(assetIds: Set<string>): Promise<string[]> {
         continue;
       }
       for (const f of await entries(join(dataDir, 'chunked', ws.name, up.name)))
-        if (!/^\d+\.part$/.test(f.name)) orphans.push(`${where}/${f.name} (in an open upload)`);
+        if (!/^(\d+\.done|parts\.bin)$/.test(f.name)) orphans.push(`${where}/${f.name} (in an open upload)`);
     }
   }
   return orphans;

@@ -1,10 +1,11 @@
 /**
- * Completing a chunked upload: reassemble, verify, then make the audio asset and a pending transcript (or hand the
- * file to a purpose's `consume`). A complete takes the upload first (open → completing, with a deadline), so two
- * completes through two nodes never build its asset at once. The asset's bytes and record are one unit of work
- * (assets/create-asset.ts); the transcript is the transcripts service's own write, so a complete killed between
- * them is finished by the next one: the asset and transcript ids derive from the upload id, and a retry finds what
- * an interrupted complete already made instead of making it twice.
+ * Completing a chunked upload: join (on disk: link the file the parts were written into), verify, then make the
+ * audio asset and a pending transcript (or hand the file to a purpose's `consume`). A complete takes the upload
+ * first (open → completing, with a deadline), so two completes through two nodes never build its asset at once.
+ * The asset's bytes and record are one unit of work (assets/create-asset.ts); the transcript is the transcripts
+ * service's own write, so a complete killed between them is finished by the next one: the asset and transcript
+ * ids derive from the upload id, and a retry finds what an interrupted complete already made instead of making it
+ * twice.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -95,6 +96,7 @@ export function createCompletion(deps: CompletionDeps) {
       await parts.remove(workspaceId, upload.id);
       return answer;
     } catch (error) {
+      await parts.detach(workspaceId, upload.id); // parts sent after this must not change a file handed on
       await reopen(workspaceId, upload);
       throw error;
     }

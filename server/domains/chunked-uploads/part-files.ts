@@ -1,71 +1,51 @@
 /**
- * Bytes of a chunked upload on disk: each part streams to its own temp file and is renamed into place only when
- * whole and verified, so concurrent re-sends of one index never mix (the last rename wins with one whole body).
- * Fast path: a part that arrives in order can also be teed, from the same stream pass, into the upload's assembly
- * file at its offset and into a copy of the running whole-file hash (see uploads.ts); the copy only replaces the
- * running hash once the part is verified and committed.
- * Reassembly (the fallback) streams the parts, in order, into one file while hashing: nothing is held in memory.
+ * Bytes of a chunked upload on disk, written once: every part streams straight into one file, `parts.bin`, at its
+ * offset (index × partSize), so once the last part is in, the file is the whole upload; complete links it out
+ * instead of copying. A re-send of a part already received goes to a temp file first and is copied over its range
+ * only once whole and checked, so a bad or cut-off re-send leaves the earlier part as it was. `<index>.done` (written by rename once the part is whole and verified: `{ size, sha256 }`)
+ * says a part's range holds that part; it is removed before a part's range is written again, so a re-send cut off
+ * midway, or killed, leaves the part missing, never a mix passed off as received. One writer per index at a time:
+ * in this process a queue, across processes sharing the volume `<index>.writing.tmp`, made exclusively.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { type FileHandle, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
-import { badRequest, payloadTooLarge } from '../../http/errors.js';
+import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
 
-export const partPath = (dir: string, index: number) => join(dir, `${index}.part`);
-/** Ends in .tmp: a start-up sweep removes it with the other leftovers (the in-memory hash did not survive). */
-export const assemblyPath = (dir: string) => join(dir, 'assembly.tmp');
+/** The upload's bytes, each part at its offset. Not a `.tmp`: it survives a restart, as parts always have. */
+export const dataPath = (dir: string) => join(dir, 'parts.bin');
+const donePath = (dir: string, index: number) => join(dir, `${index}.done`);
+/** Ends in .tmp: the start-up sweep removes the claims of PUTs a crash cut off. */
+const claimPath = (dir: string, index: number) => join(dir, `${index}.writing.tmp`);
 
-/** Where a teed part goes: `path` at byte `start`, and `hash` (a copy of the running whole-file hash). */
-export type Tee = { path: string; start: number; hash: Hash };
+/** Where a part's bytes go: byte `start` of `file` (an open handle, closed once written) or of a new file at `path`. */
+export type Target = { start: number } & ({ file: FileHandle } | { path: string });
 
 /**
- * Streams `body` to a temp file beside the part; resolves with it once exactly `expected` bytes came. With `tee`,
- * the same chunks are also written to `tee.path` at `tee.start` and fed to `tee.hash`; `teed` says whether all of
- * them landed (a failed assembly write never fails the part, it only loses the fast path).
+ * Streams `body` into `target`, hashing it; resolves once exactly `expected` bytes came. `running` (a copy of the
+ * upload's whole-file hash, for a part that is next in order) is fed the same chunks in the same pass.
  */
-export async function receivePart(
+export async function receiveInto(
   body: Readable,
-  dir: string,
+  target: Target,
   index: number,
   expected: number,
-  tee?: Tee,
-): Promise<{ tmpPath: string; size: number; sha256: string; teed: boolean }> {
-  const tmpPath = join(dir, `${index}.${nanoid(10)}.tmp`);
+  running?: Hash,
+): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
-  let side: WriteStream | undefined;
-  let sideFailed = false;
-  if (tee) {
-    side = createWriteStream(tee.path, {
-      flags: tee.start === 0 ? 'w' : 'r+',
-      start: tee.start,
-      highWaterMark: 4 << 20,
-    });
-    side.on('error', () => {
-      sideFailed = true;
-    });
-  }
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > expected)
         return done(payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`));
       hash.update(chunk);
-      if (!side || sideFailed) return done(null, chunk);
-      tee!.hash.update(chunk);
-      if (side.write(chunk)) return done(null, chunk);
-      // backpressure from the assembly file: go on when it drains (or fails: then without it)
-      const go = () => {
-        side!.off('drain', go);
-        side!.off('error', go);
-        done(null, chunk);
-      };
-      side.on('drain', go);
-      side.on('error', go);
+      running?.update(chunk);
+      done(null, chunk);
     },
   });
   // Piped rather than given to pipeline(), which destroys its source on error: the request must stay readable
@@ -73,14 +53,16 @@ export async function receivePart(
   body.pipe(meter);
   const stopWatching = finished(body, (error) => error && meter.destroy(error));
   try {
-    await pipeline(meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
+    const options = { start: target.start, highWaterMark: 1 << 20 };
+    const out =
+      'file' in target
+        ? createWriteStream('', { ...options, fd: target.file }) // closes the handle when done
+        : createWriteStream(target.path, options);
+    await pipeline(meter, out);
     if (size !== expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
-    const teed = side ? await finishSide(side, () => sideFailed) : false;
-    return { tmpPath, size, sha256: hash.digest('hex'), teed };
+    return { size, sha256: hash.digest('hex') };
   } catch (error) {
-    if (side) await finishSide(side, () => sideFailed);
-    await rm(tmpPath, { force: true });
     if (
       (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
       (error as Error).message === 'aborted'
@@ -93,68 +75,127 @@ export async function receivePart(
   }
 }
 
-/** Ends the assembly write stream; true when every byte was written and the file closed without error. */
-function finishSide(side: WriteStream, failed: () => boolean): Promise<boolean> {
-  if (side.destroyed) return Promise.resolve(!failed() && side.writableFinished);
-  return new Promise((resolve) => {
-    side.once('close', () => resolve(!failed()));
-    side.end();
-  });
-}
-
-/** Atomic replace: readers and other writers see the old part or the new one, never a mix. */
-export const commitPart = (tmpPath: string, dir: string, index: number) =>
-  rename(tmpPath, partPath(dir, index));
-
-/** Sizes of the parts on disk, by index (what complete checks, whatever the record says). */
-export async function partSizesOnDisk(dir: string, partCount: number): Promise<Map<number, number>> {
-  const sizes = new Map<number, number>();
-  for (let i = 0; i < partCount; i++) {
-    const size = await stat(partPath(dir, i)).then(
-      (s) => s.size,
-      () => undefined,
-    );
-    if (size !== undefined) sizes.set(i, size);
-  }
-  return sizes;
-}
+/** Creates the upload's empty data file (parts are written into it at their offsets). */
+export const createDataFile = (dir: string) => writeFile(dataPath(dir), '', { flag: 'a' });
 
 /**
- * Concatenates parts `from`..n-1 into `target`; resolves with the whole file's size and sha256. By default from
- * part 0 into a new file; `resume` continues an assembly file that already holds parts 0..from-1 (`size` bytes,
- * hashed into `hash`), writing from its end.
+ * The data file open for writing part `index` (under its claim; the part counts as missing from now until it is
+ * done), unless a complete has linked it out (a second name: it is becoming, or
+ * became, an asset's bytes) and a part written now would change them: then 409.
  */
-export async function reassemble(
-  dir: string,
-  partCount: number,
-  target: string,
-  resume?: { from: number; size: number; hash: Hash },
-): Promise<{ size: number; sha256: string }> {
-  const hash = resume?.hash ?? createHash('sha256');
-  let size = resume?.size ?? 0;
-  const out = createWriteStream(
-    target,
-    resume ? { flags: 'r+', start: resume.size, highWaterMark: 1 << 20 } : { highWaterMark: 1 << 20 },
-  );
-  async function* parts() {
-    for (let i = resume?.from ?? 0; i < partCount; i++) {
-      for await (const chunk of createReadStream(partPath(dir, i), { highWaterMark: 1 << 20 })) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
-        yield chunk as Buffer;
-      }
-    }
+export async function openForPart(dir: string, index: number): Promise<FileHandle> {
+  const file = await open(dataPath(dir), 'r+');
+  if ((await file.stat()).nlink > 1) {
+    await file.close();
+    throw conflict(
+      `Part ${index} arrived while the upload is being completed; send it again if complete fails`,
+    );
   }
-  try {
-    await pipeline(parts, out);
-  } catch (error) {
-    await rm(target, { force: true });
-    throw error;
-  }
-  return { size, sha256: hash.digest('hex') };
+  await rm(donePath(dir, index), { force: true }); // its range is about to change: not received until done
+  return file;
 }
 
-/** Temp files of parts whose PUT never finished (a crash): only safe to call when no PUT is in flight. */
+/** Part writes under way (their claims): a complete that sees one cannot trust the file it linked. */
+export async function claimsIn(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.writing.tmp'));
+}
+
+/** One writer of a part's range: waits for this process's other writer, refuses another process's (409). */
+export function createRangeClaims() {
+  const tails = new Map<string, Promise<void>>();
+
+  return async function claim(dir: string, index: number): Promise<() => Promise<void>> {
+    const key = claimPath(dir, index);
+    const previous = tails.get(key) ?? Promise.resolve();
+    let free!: () => void;
+    const tail = previous.then(() => new Promise<void>((resolve) => (free = resolve)));
+    tails.set(key, tail);
+    await previous;
+    const release = async () => {
+      free();
+      if (tails.get(key) === tail) tails.delete(key);
+    };
+    try {
+      await (await open(key, 'wx')).close();
+    } catch (error) {
+      await release();
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw conflict(`Part ${index} is being received by another request; send it again in a moment`);
+      throw error;
+    }
+    return async () => {
+      await rm(key, { force: true });
+      await release();
+    };
+  };
+}
+
+/** Whether part `index` is received (its range holds it). */
+export const isDone = (dir: string, index: number) =>
+  stat(donePath(dir, index)).then(
+    () => true,
+    () => false,
+  );
+
+/** Copies a re-sent part, received whole and checked in `tmp`, over its range of the open data file. */
+export async function copyInto(tmp: string, file: FileHandle, start: number): Promise<void> {
+  const out = createWriteStream('', { fd: file, start, highWaterMark: 1 << 20 }); // closes the handle when done
+  await pipeline(createReadStream(tmp, { highWaterMark: 1 << 20 }), out);
+}
+
+/** Marks part `index` as received with these bytes: atomic, so a reader sees the marker whole or not at all. */
+export async function markDone(dir: string, index: number, part: { size: number; sha256: string }) {
+  const tmp = join(dir, `${index}.${nanoid(8)}.tmp`);
+  await writeFile(tmp, JSON.stringify(part));
+  await rename(tmp, donePath(dir, index));
+}
+
+/** Parts whose range holds them, by index: `{ size, sha256 }` as received. */
+export async function doneParts(dir: string): Promise<Map<number, { size: number; sha256: string }>> {
+  const done = new Map<number, { size: number; sha256: string }>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const match = /^(\d+)\.done$/.exec(name);
+    if (!match) continue;
+    const part = await readFile(join(dir, name), 'utf8').then(JSON.parse, () => undefined);
+    if (part) done.set(Number(match[1]), part);
+  }
+  return done;
+}
+
+/** Forgets parts whose range turned out not to hold them (complete found other bytes there). */
+export const unmark = (dir: string, indexes: number[]) =>
+  Promise.all(indexes.map((i) => rm(donePath(dir, i), { force: true })));
+
+/**
+ * Reads the data file from part `from` to the end once, continuing `hash` (which holds parts 0..from-1) and
+ * checking each part read against the SHA-256 it was received with; resolves with the whole file's SHA-256 and
+ * the parts whose range holds other bytes (another writer on a shared volume).
+ */
+export async function hashFrom(
+  dir: string,
+  upload: { size: number; partSize: number; partCount: number; parts: Record<string, { sha256: string }> },
+  from: number,
+  hash: Hash = createHash('sha256'),
+): Promise<{ sha256: string; wrong: number[] }> {
+  const wrong: number[] = [];
+  const { partSize, size } = upload;
+  for (let i = from; i < upload.partCount; i++) {
+    const part = createHash('sha256');
+    const end = Math.min(size, (i + 1) * partSize) - 1;
+    for await (const chunk of createReadStream(dataPath(dir), {
+      start: i * partSize,
+      end,
+      highWaterMark: 1 << 20,
+    })) {
+      hash.update(chunk as Buffer);
+      part.update(chunk as Buffer);
+    }
+    if (part.digest('hex') !== upload.parts[i]?.sha256) wrong.push(i);
+  }
+  return { sha256: hash.digest('hex'), wrong };
+}
+
+/** Temp files of receives a crash cut off and claims they held: only safe to call when no PUT is in flight. */
 export async function removeStaleTemps(dir: string): Promise<void> {
   for (const name of await readdir(dir).catch(() => [] as string[]))
     if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });

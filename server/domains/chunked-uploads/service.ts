@@ -2,7 +2,7 @@
  * Chunked upload of long audio: begin → PUT parts (any order, in parallel, re-sendable) → complete (completion.ts),
  * which reassembles and verifies, then creates the audio asset and a pending transcript. Records live per workspace
  * (so another workspace's uploadId is simply not found); parts wait in the part store (part-store.ts), and while
- * they arrive in order they are also joined as they come (assembly.ts).
+ * they arrive in order they are also hashed as they come (assembly.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
@@ -14,7 +14,7 @@ import { createAssemblies } from './assembly.js';
 import { createCompletion } from './completion.js';
 import { createKeyedLock } from './keyed-lock.js';
 import { checkContentType, declaredDigest, expectedSize, parseIndex, range } from './part-checks.js';
-import { partStoreFor } from './part-store.js';
+import { partStoreFor, type ReceivedPart } from './part-store.js';
 import {
   type BeginChunkedBody,
   type ChunkedUploadRecord,
@@ -104,33 +104,38 @@ export function createChunkedUploads({
 
   async function putPart(workspaceId: string, id: string, rawIndex: string, req: IncomingMessage) {
     const upload = await findOpen(workspaceId, id);
-    if (upload.status === 'completed') throw conflict('This upload is already completed');
+    // refused before a byte is written: on disk a part is written in place, into the file a complete hashes
+    if (upload.status !== 'open') return refuseClosed(workspaceId, id, upload);
     const index = parseIndex(upload, rawIndex);
     const expected = expectedSize(upload, index);
     checkPartHeaders(req, index, expected);
     const digest = declaredDigest(req.headers);
-    const teed = assemblies.teeFor(workspaceId, id, index);
+    const teed = assemblies.teeFor(id, index);
+    let part: ReceivedPart | undefined;
     try {
-      const part = await parts.receive(workspaceId, id, index, req, expected, teed?.tee);
-      if (digest && digest !== part.sha256) {
-        await part.discard();
+      part = await parts.receive(workspaceId, upload, index, req, expected, teed?.hash);
+      if (digest && digest !== part.sha256)
         throw badRequest(
           `Part ${index} does not match its SHA-256 (got ${part.sha256}, expected ${digest}); send it again`,
         );
-      }
+      const received = part;
       return await locked(id, async () => {
         const current = await uploads(workspaceId).get(id);
-        if (current?.status !== 'open') {
-          await part.discard();
-          return refuseClosed(workspaceId, id, current);
-        }
+        if (current?.status !== 'open') return refuseClosed(workspaceId, id, current);
         const previous = current.parts[index];
-        await part.commit();
-        assemblies.committed(id, index, part, previous?.sha256, teed);
+        await received.commit();
+        assemblies.committed(id, index, received, previous?.sha256, teed);
         const receivedAt = new Date(now()).toISOString();
-        await recordPart(workspaceId, id, index, { size: part.size, sha256: part.sha256, receivedAt });
-        return { index, size: part.size, sha256: part.sha256 };
+        await recordPart(workspaceId, id, index, {
+          size: received.size,
+          sha256: received.sha256,
+          receivedAt,
+        });
+        return { index, size: received.size, sha256: received.sha256 };
       });
+    } catch (error) {
+      await part?.discard(); // nothing after a commit
+      throw error;
     } finally {
       teed?.done();
     }

@@ -66,20 +66,28 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       headers: { 'content-type': 'application/octet-stream', ...headers },
     });
   const part = (bytes: Buffer, i: number) => bytes.subarray(i * PART, Math.min(bytes.length, (i + 1) * PART));
-  /** Parts wait on disk beside file blobs, in the bucket on the hosted backend (part-store.ts). */
+  /**
+   * Parts wait on disk beside file blobs (written in place into parts.bin, each one marked `<index>.done` once
+   * received), in the bucket on the hosted backend (part-store.ts).
+   */
   const partsDir = (workspaceId: string, uploadId: string) =>
     join(srv.dataDir, 'chunked', workspaceId, uploadId);
   const partsPrefix = (workspaceId: string, uploadId: string) =>
     `workspaces/${workspaceId}/chunked/${uploadId}`;
   const storedParts = async (workspaceId: string, uploadId: string) => {
     if (!hostedTests)
-      return existsSync(partsDir(workspaceId, uploadId)) ? readdirSync(partsDir(workspaceId, uploadId)) : [];
+      return existsSync(partsDir(workspaceId, uploadId))
+        ? readdirSync(partsDir(workspaceId, uploadId)).filter((name) => name !== 'parts.bin')
+        : [];
     return (await blobKeys(srv, partsPrefix(workspaceId, uploadId))).map((k) =>
       k.slice(k.lastIndexOf('/') + 1),
     );
   };
   const storedPart = async (workspaceId: string, uploadId: string, index: number) => {
-    if (!hostedTests) return readFileSync(join(partsDir(workspaceId, uploadId), `${index}.part`));
+    if (!hostedTests) {
+      const all = readFileSync(join(partsDir(workspaceId, uploadId), 'parts.bin'));
+      return all.subarray(index * PART, (index + 1) * PART);
+    }
     return buffer((await srv.services.store.blobs.get(`${partsPrefix(workspaceId, uploadId)}/${index}`))!);
   };
   const hasParts = async (workspaceId: string, uploadId: string) =>
@@ -186,17 +194,17 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     return join(srv.dataDir, 'chunked', me.workspace.id, uploadId);
   };
 
-  // The in-order fast path tees parts into a file beside them: only where parts are local files.
+  // The in-order fast path: only where parts are written in place into one local file.
   it.skipIf(hostedTests)(
-    'fast path: parts sent in order are assembled and hashed as they arrive; complete reads no part again',
+    'fast path: parts sent in order are written in place and hashed as they arrive; complete reads no part again',
     async () => {
       const bytes = randomBytes(PART * 4 + 123);
       const up = await beginFor(bytes, { sha256: sha256(bytes) });
       const dir = await uploadDir(up.uploadId);
       for (let i = 0; i < up.partCount; i++) {
         expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
-        // the assembly already holds exactly the parts received so far, byte for byte
-        expect(readFileSync(join(dir, 'assembly.tmp'))).toEqual(
+        // the file already holds exactly the parts received so far, byte for byte
+        expect(readFileSync(join(dir, 'parts.bin'))).toEqual(
           bytes.subarray(0, Math.min(bytes.length, (i + 1) * PART)),
         );
       }
@@ -216,7 +224,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     },
   );
 
-  // The in-order fast path tees parts into a file beside them: only where parts are local files.
+  // The in-order fast path: only where parts are written in place into one local file.
   it.skipIf(hostedTests)(
     'a re-PUT of an already assembled part with other bytes drops the fast path: the whole hash is still right',
     async () => {
@@ -236,7 +244,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     },
   );
 
-  // The in-order fast path tees parts into a file beside them: only where parts are local files.
+  // The in-order fast path: only where parts are written in place into one local file.
   it.skipIf(hostedTests)(
     'a re-PUT of an assembled part with the same bytes keeps the fast path; a gap resumes from the assembly',
     async () => {
@@ -252,7 +260,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     },
   );
 
-  // The in-order fast path tees parts into a file beside them: only where parts are local files.
+  // The in-order fast path: only where parts are written in place into one local file.
   it.skipIf(hostedTests)(
     'a part that fails mid-assembly does not advance it; the resend continues the fast path',
     async () => {
