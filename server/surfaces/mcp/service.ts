@@ -5,10 +5,9 @@
  * session's transport.
  */
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context } from 'koa';
 import { bearerOf } from '../../http/authenticate.js';
-import { badRequest, forbidden, HttpError } from '../../http/errors.js';
+import { badRequest, forbidden, HttpError, unsupportedMediaType } from '../../http/errors.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
 import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
@@ -18,6 +17,7 @@ import { authInfoOf, type KeyViewer } from './caller.js';
 import { prompts } from './prompts.js';
 import { fixedResources, templateResources } from './resources.js';
 import { createSessionServer, type McpCatalog } from './session-server.js';
+import { SessionTransport } from './session-transport.js';
 import { createSessionRegistry, type Session } from './sessions.js';
 import { buildTools } from './tools/index.js';
 
@@ -67,23 +67,26 @@ export function createMcpService(deps: McpServiceDeps) {
     await sessions.closeAll();
   });
 
-  /** Opens a session for `viewer` if this request is an initialize; the transport answers anything else. */
+  /** Opens a session for `viewer` with this initialize request; the session's transport answers it. */
   async function open(viewer: KeyViewer, ctx: Context, body: unknown): Promise<void> {
+    if (body === undefined) throw unsupportedMediaType('Send MCP messages as application/json');
+    if (methodOf(body) !== 'initialize')
+      throw badRequest('Send the Mcp-Session-Id header this server gave at initialize, or initialize first');
     const server = createSessionServer(catalog, viewer, { deps: deps.invoke(), log, version: deps.version });
-    let session: Session | undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      maxRequestBodySize: bodyBytes,
-      onsessioninitialized: (id) => {
-        session = { id, keyId: viewer.keyId, server, transport, lastSeen: Date.now(), active: 0 };
-        sessions.add(session);
-      },
-      onsessionclosed: (id) => sessions.forget(id),
-    });
-    transport.onclose = () => sessions.forget(transport.sessionId);
+    const transport = new SessionTransport(randomUUID(), bodyBytes);
+    const session: Session = {
+      id: transport.sessionId,
+      keyId: viewer.keyId,
+      server,
+      transport,
+      lastSeen: 0,
+      active: 0,
+    };
+    transport.onclose = () => sessions.forget(session.id);
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, body);
-    if (!session) await server.close();
+    sessions.add(session);
+    await sessions.using(session, () => transport.handleRequest(ctx.req, ctx.res, body));
+    if (ctx.res.statusCode !== 200) await server.close(); // a refused initialize leaves no session behind
   }
 
   /** One HTTP request to /mcp from an authenticated key. */
@@ -105,6 +108,10 @@ export function createMcpService(deps: McpServiceDeps) {
         : undefined;
     if (Array.isArray(body) && body.length !== 1)
       throw badRequest('Send one JSON-RPC message per request: batches are not accepted');
+    if (session && methodOf(body) === 'initialize')
+      throw badRequest(
+        'This session is already initialized: initialize opens a new one without Mcp-Session-Id',
+      );
     if (session) await sessions.using(session, () => session.transport.handleRequest(ctx.req, ctx.res, body));
     else if (ctx.method === 'POST') await open(viewer, ctx, body);
     else throw new HttpError(400, 'Send the Mcp-Session-Id header this server gave at initialize');
@@ -113,5 +120,9 @@ export function createMcpService(deps: McpServiceDeps) {
 
   return { handle, tools, catalog, sessions };
 }
+
+/** The JSON-RPC method of the one message in `body` (a batch of one counts as that message). */
+const methodOf = (body: unknown): unknown =>
+  (Array.isArray(body) ? body[0] : (body as { method?: unknown } | undefined))?.method;
 
 export type McpService = ReturnType<typeof createMcpService>;

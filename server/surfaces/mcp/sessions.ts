@@ -2,13 +2,13 @@
 // nobody has used for `idleMs` (and with no request or stream open) is closed, and past `max` sessions the least
 // recently used goes first, so clients that vanish without DELETE cannot pile sessions up.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { SessionTransport } from './session-transport.js';
 
 export type Session = {
   id: string;
   keyId: string;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: SessionTransport;
   lastSeen: number;
   /** Requests in flight, open SSE streams included. */
   active: number;

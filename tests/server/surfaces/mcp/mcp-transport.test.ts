@@ -132,6 +132,45 @@ describe('sessions', () => {
     expect(srv.services.mcp.sessions.size).toBe(before);
   });
 
+  it('answers a plain call as one JSON body, and a call that asks for progress as an SSE stream', async () => {
+    const key = await srv.createKey({ services: ['assets'] });
+    const auth = { authorization: `Bearer ${key}` };
+    const sessionId = (await post(auth)).headers.get('mcp-session-id')!;
+    const headers = { ...auth, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    await post(headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const call = (id: number, meta?: object) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'assets_list', arguments: {}, ...(meta && { _meta: meta }) },
+      });
+    const plain = await post(headers, call(2));
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(plain.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(JSON.parse(plain.text)).toMatchObject({ id: 2, result: { structuredContent: { data: [] } } });
+    const streamed = await post(headers, call(3, { progressToken: 'p' }));
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(streamed.text).toMatch(/^event: message\ndata: \{.*"id":3/m);
+  });
+
+  it('holds one GET stream per session, and refuses initialize inside a session', async () => {
+    const key = await srv.createKey({ services: ['assets'] });
+    const auth = { authorization: `Bearer ${key}` };
+    const sessionId = (await post(auth)).headers.get('mcp-session-id')!;
+    const headers = { ...auth, 'mcp-session-id': sessionId, accept: 'text/event-stream' };
+    const open = new AbortController();
+    const stream = await fetch(`${srv.url}/mcp`, { headers, signal: open.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const second = await fetch(`${srv.url}/mcp`, { headers });
+    expect(second.status).toBe(409);
+    open.abort();
+    const again = await post({ ...auth, 'mcp-session-id': sessionId });
+    expect(again.status).toBe(400);
+    expect(JSON.parse(again.text).error).toMatch(/already initialized/);
+  });
+
   it('DELETE ends a session; the sweep closes idle ones but not one with its stream open', async () => {
     const { bearer: key, id: keyId } = await srv.createKeyDetails({ services: ['assets'] });
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
