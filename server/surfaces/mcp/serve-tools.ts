@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
-import { callerOf, mayUse } from './caller.js';
+import { callerOf, depsFor, mayUse } from './caller.js';
 import type { McpTool } from './tools/tool.js';
 import { toolError, toolResult } from './tools/tool-results.js';
 
@@ -35,7 +35,8 @@ export function serveTools(server: Server, { tools, definitions, deps, log }: To
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const { bearer, origin } = callerOf(extra);
+    const caller = callerOf(extra);
+    const { bearer, origin } = caller;
     const token = request.params._meta?.progressToken;
     const progress = (value: number, total?: number, message?: string) => {
       if (token === undefined) return;
@@ -44,7 +45,8 @@ export function serveTools(server: Server, { tools, definitions, deps, log }: To
     };
     try {
       const args = request.params.arguments ?? {};
-      const result = await tool.call(args, { bearer, origin, signal: extra.signal, progress, deps });
+      const call = { bearer, origin, signal: extra.signal, progress, deps: depsFor(caller, deps) };
+      const result = await tool.call(args, call);
       return await toolResult(tool.name, result);
     } catch (error) {
       return toolError(error, log);

@@ -3,7 +3,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
-import { asMcpError, callerOf, type KeyViewer, mayUse } from './caller.js';
+import { asMcpError, callerOf, depsFor, type KeyViewer, mayUse } from './caller.js';
 import type { FolioPrompt } from './prompts.js';
 import type { FixedResource, Reader, TemplateResource } from './resources.js';
 import { serveTools } from './serve-tools.js';
@@ -37,7 +37,10 @@ export function createSessionServer(catalog: McpCatalog, viewer: KeyViewer, opti
   serveTools(mcp.server, { tools: catalog.tools, definitions: catalog.definitions, deps, log });
   const allowed = <T extends { service?: McpTool['service'] }>(items: T[]) =>
     items.filter((item) => mayUse(viewer, item.service));
-  const readerOf = (extra: Parameters<typeof callerOf>[0]): Reader => ({ ...callerOf(extra), deps });
+  const readerOf = (extra: Parameters<typeof callerOf>[0]): Reader => {
+    const caller = callerOf(extra);
+    return { ...caller, deps: depsFor(caller, deps) };
+  };
   const failing = (error: unknown) => asMcpError(error, log);
 
   for (const r of allowed(catalog.fixed))
