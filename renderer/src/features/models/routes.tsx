@@ -1,6 +1,7 @@
 import { CheckCircle2, Cpu, Download, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import type { ModelsWithDevice } from '../../api/transcription-device';
 import type { ModelOverview } from '../../api/types';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -13,6 +14,7 @@ import { useDeleteModel } from './api/delete-model';
 import { useDownloadModel } from './api/download-model';
 import { useModels } from './api/get-models';
 import { useSetActiveModel } from './api/set-active-model';
+import { DeviceStatus } from './components/device-status';
 import { ImportModelForm } from './components/import-model-form';
 import './models.css';
 
@@ -29,7 +31,10 @@ export default function ModelsScreen() {
         <ErrorState error={models.error} onRetry={() => models.refetch()} />
       ) : (
         <div className="stack-lg models">
-          <ActiveModel overview={models.data} />
+          <div className="stack">
+            <ActiveModel overview={models.data} />
+            <DeviceStatus overview={models.data as ModelsWithDevice} />
+          </div>
           <Installed overview={models.data} />
           <Catalog overview={models.data} />
           <Section

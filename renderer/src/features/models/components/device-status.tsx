@@ -1,0 +1,46 @@
+import { Cpu, Gpu, Settings2, TriangleAlert } from 'lucide-react';
+import type { ModelsWithDevice, TranscriptionDevice } from '../../../api/transcription-device';
+import { ButtonLink } from '../../../ui/button';
+
+/** The device Whisper runs on, and why it is not the GPU when one was asked for. Nothing on a server that does not say. */
+export function DeviceStatus({ overview }: { overview: ModelsWithDevice }) {
+  const { device, gpuAvailable } = overview;
+  if (!device) return null;
+  const Icon = device.kind === 'gpu' ? Gpu : Cpu;
+  return (
+    <div className="stack">
+      <div className="device-card">
+        <span className={`device-icon device-icon-${device.kind}`} aria-hidden>
+          <Icon size={18} />
+        </span>
+        <div className="device-text">
+          <span className="device-caption">Transcription runs on</span>
+          <span className="device-label" data-testid="device-label">
+            {device.label}
+          </span>
+          <span className="device-note">{describeChoice(device, gpuAvailable)}</span>
+        </div>
+        <ButtonLink href="/settings" size="sm" variant="ghost" icon={<Settings2 size={14} />}>
+          Change device
+        </ButtonLink>
+      </div>
+      {device.fallback && (
+        <div className="callout warning" role="status">
+          <TriangleAlert size={16} />
+          <span>
+            <strong>The GPU could not be used, so Whisper runs on the CPU.</strong> {device.fallback}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function describeChoice(device: TranscriptionDevice, gpuAvailable: boolean | undefined): string {
+  const chosen =
+    device.preference === 'auto'
+      ? 'Chosen automatically.'
+      : `Set to ${device.preference.toUpperCase()} in Settings.`;
+  if (gpuAvailable === false) return `${chosen} No GPU backend was found on this computer.`;
+  return chosen;
+}
