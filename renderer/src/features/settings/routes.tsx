@@ -1,17 +1,19 @@
-import type { SettingsView } from '@server/domains/settings/schema';
 import { FolderOpen, Info, RefreshCw } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { toast } from 'sonner';
 import { desktop } from '../../api/bridge';
+import { type DevicePreference, PREFERENCE_LABELS } from '../../api/transcription-device';
 import { Button, ButtonLink } from '../../ui/button';
 import { UrlRow } from '../../ui/copy';
 import { TextField } from '../../ui/field';
 import { Page, Section } from '../../ui/page';
 import { Properties } from '../../ui/side-panel';
 import { ErrorState, LoadingRows } from '../../ui/states';
-import { useSettings } from './api/get-settings';
+import { type Settings, useSettings } from './api/get-settings';
+import { useTranscriptionDevice } from './api/get-transcription-device';
 import { useUpdateSettings } from './api/update-settings';
+import { DeviceChoice } from './components/device-choice';
 
 export default function SettingsScreen() {
   const settings = useSettings();
@@ -61,8 +63,9 @@ export default function SettingsScreen() {
   );
 }
 
-function HeadlessSettings({ view }: { view: SettingsView }) {
+function HeadlessSettings({ view }: { view: Settings }) {
   const { running } = view;
+  const device = useTranscriptionDevice().data?.device;
   return (
     <Section
       title="Server"
@@ -94,6 +97,7 @@ function HeadlessSettings({ view }: { view: SettingsView }) {
               {running.whisperThreads} <span className="faint mono">--whisper-threads</span>
             </span>,
           ],
+          ...deviceRow(running.whisperDevice, device?.label),
         ]}
       />
       <div className="callout">
@@ -106,11 +110,15 @@ function HeadlessSettings({ view }: { view: SettingsView }) {
   );
 }
 
-function SettingsForm({ view }: { view: SettingsView }) {
+function SettingsForm({ view }: { view: Settings }) {
   const saved = view.saved ?? { port: view.running.port, whisperThreads: view.running.whisperThreads };
   const [port, setPort] = useState(String(saved.port));
   const [dataDir, setDataDir] = useState(saved.dataDir ?? view.running.dataDir);
   const [threads, setThreads] = useState(String(saved.whisperThreads));
+  const runningDevice = view.running.whisperDevice;
+  const [device, setDevice] = useState<DevicePreference>(
+    view.saved?.whisperDevice ?? runningDevice ?? 'auto',
+  );
   const update = useUpdateSettings();
   useEffect(() => setPort(String(saved.port)), [saved.port]);
   const issues = Object.fromEntries(
@@ -130,6 +138,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
           {
             port: Number(port),
             whisperThreads: Number(threads),
+            ...(runningDevice ? { whisperDevice: device } : {}),
             ...(dataDir !== view.running.dataDir ? { dataDir } : {}),
           },
           { onSuccess: () => toast.success('Settings saved') },
@@ -164,6 +173,14 @@ function SettingsForm({ view }: { view: SettingsView }) {
         )}
       </Section>
       <Section title="Transcription">
+        {runningDevice && (
+          <DeviceChoice
+            value={device}
+            onChange={setDevice}
+            running={runningDevice}
+            saved={view.saved?.whisperDevice}
+          />
+        )}
         <TextField
           label="Whisper threads"
           name="whisperThreads"
@@ -183,4 +200,14 @@ function SettingsForm({ view }: { view: SettingsView }) {
       </div>
     </Form>
   );
+}
+
+/** "Automatic · CPU: 2 threads, AVX2"; no row on a server that does not report the device. */
+function deviceRow(
+  preference: DevicePreference | undefined,
+  inUse: string | undefined,
+): [string, ReactNode][] {
+  if (!preference && !inUse) return [];
+  const text = [preference && PREFERENCE_LABELS[preference], inUse].filter(Boolean).join(' · ');
+  return [['Whisper device', <span key="w">{text}</span>]];
 }
