@@ -1,6 +1,7 @@
 import { Download, RotateCw, Square, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { transcriptDevice } from '../../../api/transcription-device';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/dialog';
 import { formatDateTime, formatDuration } from '../../../ui/format';
@@ -128,6 +129,7 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
               items={[
                 ['Language', t.language ?? '—'],
                 ['Model', t.model ?? '—'],
+                ...deviceRow(transcriptDevice(t)),
                 ['Created', formatDateTime(t.createdAt)],
                 ['Completed', formatDateTime(t.completedAt)],
                 ['Words', t.words.length.toLocaleString()],
@@ -158,3 +160,6 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
     </SidePanel>
   );
 }
+
+/** Which device made it (issue #23); no row for transcripts from before the server recorded it. */
+const deviceRow = (device: string | null): [string, string][] => (device ? [['Device', device]] : []);
