@@ -13,6 +13,7 @@ import { type CollectionData, type CollectionFiles, snapshotOf } from './collect
 import { writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
 import { createJournal, type JournalEntry } from './journal.js';
+import { createOrderIndex, type OrderIndex } from './order-index.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
 
@@ -68,6 +69,16 @@ export function createFileCollection<T extends Row>(
 ): FileCollection<T> {
   const { rows, tombstones } = data;
   const { feed } = options;
+  /** The rows sorted by a field a page has been asked in; kept current by `apply`. */
+  const orderIndexes = new Map<string, OrderIndex<T>>();
+  const orderedBy = (field: keyof T & string) => {
+    let index = orderIndexes.get(field);
+    if (!index) {
+      index = createOrderIndex(field, rows.values());
+      orderIndexes.set(field, index);
+    }
+    return index;
+  };
   let snapshotBytes = options.snapshotBytes ?? 0;
   let compactionBlockedUntil = 0;
   let compactionHolds = 0;
@@ -164,12 +175,14 @@ export function createFileCollection<T extends Row>(
     if (next) tombstones.delete(id);
     else if (seq !== undefined) tombstones.set(id, seq);
     unique.replace(previous, next);
+    for (const index of orderIndexes.values()) index.replace(previous, next);
     return () => {
       if (previous) rows.set(id, previous);
       else rows.delete(id);
       if (previousTombstone === undefined) tombstones.delete(id);
       else tombstones.set(id, previousTombstone);
       unique.replace(next, previous);
+      for (const index of orderIndexes.values()) index.replace(next, previous);
     };
   }
 
@@ -236,7 +249,7 @@ export function createFileCollection<T extends Row>(
       return undefined;
     },
     async list(query) {
-      return selectPage(spec, rows.values(), query);
+      return selectPage(spec, rows.values(), query, orderedBy);
     },
     async all(where, opts) {
       return selectPage(spec, rows.values(), {

@@ -92,10 +92,15 @@ function compareValues(a: Scalar | undefined, b: Scalar | undefined): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Rows already sorted by one field (then id): order-index.ts. */
+export type OrderedRows<T> = { walk(direction: 'asc' | 'desc', anchor?: T): Iterable<T> };
+
+/** `ordered(field)`: the rows sorted by `field`, where an index keeps them so; a page then reads only its rows. */
 export function selectPage<T extends Row>(
   spec: CollectionSpec<T>,
   rows: Iterable<T>,
   query: ListQuery<T>,
+  ordered?: (field: keyof T & string) => OrderedRows<T>,
 ): Page<T> {
   const orderBy = (query.orderBy ?? DEFAULT_ORDER) as OrderBy<T>;
   checkFields(
@@ -105,27 +110,40 @@ export function selectPage<T extends Row>(
   const matches = compileWhere(spec, query.where);
   const searched = compileSearch(spec, query.search);
   const compare = comparator(orderBy);
-  let after: ((row: T) => boolean) | undefined;
+  let anchor: T | undefined;
   if (query.cursor) {
     const { values, id } = decodeCursor(query.cursor, orderBy);
-    const anchor = { id, ...Object.fromEntries(orderBy.map(([f], i) => [f, values[i]])) } as T;
-    after = (row) => compare(row, anchor) > 0;
+    anchor = { id, ...Object.fromEntries(orderBy.map(([f], i) => [f, values[i]])) } as T;
   }
-  // Rows are held in the order they were inserted, which is mostly oldest first; a newest-first page reads them
-  // backwards, so after its first rows almost every other one is rejected by a single comparison.
-  const scan = orderBy[0]?.[1] === 'desc' ? backwards(rows) : rows;
-  const selected = firstInOrder(
-    scan,
-    (row) => matches(row) && searched(row) && (!after || after(row)),
-    compare,
-    query.limit + 1,
-  );
+  const test = (row: T) => matches(row) && searched(row);
+  const selected =
+    ordered && orderBy.length === 1
+      ? firstMatches(ordered(orderBy[0][0]).walk(orderBy[0][1], anchor), test, query.limit + 1)
+      : firstInOrder(
+          // Rows are held in the order they were inserted, which is mostly oldest first; a newest-first page reads
+          // them backwards, so after its first rows almost every other one is rejected by a single comparison.
+          orderBy[0]?.[1] === 'desc' ? backwards(rows) : rows,
+          (row) => test(row) && (!anchor || compare(row, anchor) > 0),
+          compare,
+          query.limit + 1,
+        );
   const page = selected.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
     rows: page,
     nextCursor: selected.length > query.limit && last ? encodeCursor(last, orderBy) : null,
   };
+}
+
+/** The first `count` rows passing `test` of rows already in order. */
+function firstMatches<T>(rows: Iterable<T>, test: (row: T) => boolean, count: number): T[] {
+  const found: T[] = [];
+  for (const row of rows) {
+    if (!test(row)) continue;
+    found.push(row);
+    if (found.length === count) break;
+  }
+  return found;
 }
 
 function* backwards<T>(rows: Iterable<T>): Iterable<T> {

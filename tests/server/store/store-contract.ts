@@ -254,6 +254,51 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         expect(next.rows.map((r) => r.size)).toEqual([4, 5, 6]);
       });
 
+      it('keeps pages in order through inserts, moves, removes and nulls after the first page was read', async () => {
+        const c = await seeded(30);
+        type Order = [['createdAt' | 'size' | 'usedAt', 'asc' | 'desc']];
+        const orders: Order[] = [
+          [['createdAt', 'desc']],
+          [['createdAt', 'asc']],
+          [['size', 'asc']],
+          [['usedAt', 'desc']],
+        ];
+        const paged = async (orderBy: Order, where?: { kind: string }) => {
+          const ids: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await c.list({ limit: 4, orderBy, where, cursor });
+            ids.push(...page.rows.map((r) => r.id));
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          return ids;
+        };
+        const expected = async (orderBy: Order, where?: { kind: string }) => {
+          const [[field, direction]] = orderBy;
+          const rank = (v: unknown) => (v === null || v === undefined ? '' : String(v).padStart(30, '0'));
+          const rows = await c.all(where);
+          const sorted = rows.sort((a, b) => {
+            const x = `${rank(a[field])}\u0000${a.id}`;
+            const y = `${rank(b[field])}\u0000${b.id}`;
+            return x < y ? -1 : x > y ? 1 : 0;
+          });
+          return (direction === 'desc' ? sorted.reverse() : sorted).map((r) => r.id);
+        };
+        for (const orderBy of orders) await paged(orderBy); // the first pages: what a kept order is built from
+        await c.insert(note(31, { createdAt: at(0) })); // oldest of all, though inserted last
+        await c.insert(note(32, { createdAt: at(15) })); // ties with n0015: id breaks it
+        await c.update('n0003', { createdAt: at(40), size: 99, usedAt: at(5) }); // moves to the other end
+        await c.update('n0004', { usedAt: at(2) });
+        await c.update('n0005', { usedAt: null });
+        await c.remove('n0010');
+        await c.remove('n0031');
+        await c.insert(note(10, { createdAt: at(10) })); // back under the id it had
+        for (const orderBy of orders) {
+          expect(await paged(orderBy)).toEqual(await expected(orderBy));
+          expect(await paged(orderBy, { kind: 'odd' })).toEqual(await expected(orderBy, { kind: 'odd' }));
+        }
+      });
+
       it('refuses a cursor it did not make and a field it does not declare', async () => {
         const c = await seeded(3);
         await expect(c.list({ limit: 2, cursor: 'garbage!' })).rejects.toBeInstanceOf(InvalidCursor);
