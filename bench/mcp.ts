@@ -1,7 +1,8 @@
 /**
  * MCP over Streamable HTTP against the same call over REST, and sessions held at once.
  *
- * 1. Round trip of `assets_list` (20 assets) on one warm session, calls one after another: Folio's REST
+ * 1. Round trip of `assets_list` (20 assets) on one warm session, calls one after another in 3 interleaved rounds
+ *    (best and median of the rounds' medians): Folio's REST
  *    `GET /api/v1/assets`, Folio's MCP `tools/call` through the SDK client and as a bare HTTP POST, and the SDK's own
  *    McpServer on bare node:http answering the same JSON (the floor MCP itself costs). Goal: MCP ≤ 1.5× REST.
  * 2. 100 SDK clients each holding a session (initialize, then the open GET stream), then calling at once: the
@@ -13,7 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,9 +28,12 @@ const arg = (name: string, fallback: number) =>
   Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const CALLS = arg('--calls', 3000);
 const SESSIONS = arg('--sessions', 100);
-const ROUNDS = 10;
+const ROUNDS = 3;
+const BLOCK = 50;
 
 type Child = { proc: ChildProcess; pid: number; info: Record<string, string> };
+
+type Mode = { name: string; pid: number; rest: string; call: () => Promise<unknown> };
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'folio-bench-mcp-'));
@@ -40,25 +44,37 @@ async function main(): Promise<void> {
   ).text();
   await writeFile(join(work, 'answer.json'), answer);
   const peer = await startChild('bench/lib/mcp-peer-child.ts', [join(work, 'answer.json')]);
+  // MCP_BENCH_BEFORE=<another checkout of Folio>: its server runs beside this one, in the same rounds
+  const beforeRoot = process.env.MCP_BENCH_BEFORE;
+  const before = beforeRoot
+    ? await startChild('bench/lib/mcp-folio-child.ts', [join(work, 'before'), '20'], beforeRoot)
+    : undefined;
+  const children = [folio, peer, before].filter((c): c is Child => c !== undefined);
   try {
+    console.log(`MCP construction costs (bench/lib/mcp-build-costs.ts): ${await buildCosts()}`);
     console.log(
-      `assets_list answer: ${answer.length} bytes; ${CALLS} calls per row in ${ROUNDS} interleaved rounds`,
+      `assets_list answer: ${answer.length} bytes; ${CALLS} calls per row in ${ROUNDS} rounds, the rows taking turns every ${BLOCK} calls`,
     );
-    await roundTrips(url, key, peer.info.url, folio.pid, peer.pid);
+    const modes = [
+      ...(await folioModes('', folio)),
+      await peerMode(peer),
+      ...(before ? await folioModes('before: ', before) : []),
+    ];
+    await roundTrips(modes);
     await sessions('Folio /mcp', folio, `${url}/mcp`, key);
     await sessions('bare SDK McpServer (node:http)', peer, `${peer.info.url}/mcp`);
   } finally {
-    folio.proc.kill('SIGTERM');
-    peer.proc.kill('SIGTERM');
+    for (const child of children) child.proc.kill('SIGTERM');
     await rm(work, { recursive: true, force: true });
   }
 }
 
-async function roundTrips(url: string, key: string, peerUrl: string, folioPid: number, peerPid: number) {
+/** Folio's REST call, its MCP call through the SDK client, and the same MCP call as a bare POST. */
+async function folioModes(label: string, child: Child): Promise<Mode[]> {
+  const { url, key } = child.info;
   const auth = { authorization: `Bearer ${key}` };
-  const folio = await connect(`${url}/mcp`, auth);
-  const peer = await connect(`${peerUrl}/mcp`, {});
-  const sessionId = (folio.transport as { sessionId?: string }).sessionId ?? '';
+  const client = await connect(`${url}/mcp`, auth);
+  const sessionId = (client.transport as { sessionId?: string }).sessionId ?? '';
   const rawBody = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -72,52 +88,108 @@ async function roundTrips(url: string, key: string, peerUrl: string, folioPid: n
     'mcp-session-id': sessionId,
     'mcp-protocol-version': '2025-06-18',
   };
-  const modes: Record<string, () => Promise<unknown>> = {
-    'Folio REST GET /api/v1/assets': async () =>
-      (await fetch(`${url}/api/v1/assets`, { headers: auth })).json(),
-    'Folio MCP tools/call (SDK client)': () => folio.callTool({ name: 'assets_list', arguments: {} }),
-    'Folio MCP tools/call (bare fetch POST, SSE event parsed)': async () => {
-      const res = await fetch(`${url}/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
-      const text = await res.text();
-      if (res.headers.get('content-type')?.startsWith('application/json')) return JSON.parse(text);
-      const start = text.indexOf('data: ') + 6;
-      return JSON.parse(text.slice(start, text.indexOf('\n', start)));
+  const rest = `${label}Folio REST GET /api/v1/assets`;
+  return [
+    { rest, call: async () => (await fetch(`${url}/api/v1/assets`, { headers: auth })).json() },
+    { rest, call: () => client.callTool({ name: 'assets_list', arguments: {} }) },
+    {
+      rest,
+      call: async () => {
+        const res = await fetch(`${url}/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+        const text = await res.text();
+        if (res.headers.get('content-type')?.startsWith('application/json')) return JSON.parse(text);
+        const start = text.indexOf('data: ') + 6; // an SSE answer (Folio before JSON answers)
+        return JSON.parse(text.slice(start, text.indexOf('\n', start)));
+      },
     },
-    'bare SDK McpServer tools/call (SDK client)': () => peer.callTool({ name: 'assets_list', arguments: {} }),
+  ].map((mode, i) => ({
+    ...mode,
+    pid: child.pid,
+    name: [
+      rest,
+      `${label}Folio MCP tools/call (SDK client)`,
+      `${label}Folio MCP tools/call (bare fetch POST)`,
+    ][i],
+  }));
+}
+
+async function peerMode(child: Child): Promise<Mode> {
+  const client = await connect(`${child.info.url}/mcp`, {});
+  return {
+    name: 'bare SDK McpServer tools/call (SDK client)',
+    pid: child.pid,
+    rest: 'Folio REST GET /api/v1/assets',
+    call: () => client.callTool({ name: 'assets_list', arguments: {} }),
   };
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
-  const serverCpu: Record<string, number> = Object.fromEntries(Object.keys(modes).map((m) => [m, 0]));
-  const clientCpu: Record<string, number> = { ...serverCpu };
-  const pidOf: Record<string, number> = Object.fromEntries(
-    Object.keys(modes).map((m) => [m, m.startsWith('bare SDK') ? peerPid : folioPid]),
+}
+
+async function roundTrips(modes: Mode[]) {
+  // per round and mode: the calls' latencies, and the server's and this client's CPU over them
+  const rounds = Array.from({ length: ROUNDS }, () =>
+    Object.fromEntries(modes.map((m) => [m.name, { ms: [] as number[], server: 0, client: 0 }])),
   );
-  for (const fn of Object.values(modes)) for (let i = 0; i < 200; i++) await fn(); // warm-up
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [mode, fn] of Object.entries(modes)) {
-      const server0 = cpuMs(pidOf[mode]);
-      const client0 = process.cpuUsage();
-      for (let i = 0; i < CALLS / ROUNDS; i++) {
-        const t = performance.now();
-        await fn();
-        samples[mode].push(performance.now() - t);
+  for (const { call } of modes) for (let i = 0; i < 200; i++) await call(); // warm-up
+  const load = [loadavg()[0]];
+  for (const round of rounds) {
+    // blocks of BLOCK calls, the rows taking turns, so every row sees the same load on this shared machine
+    for (let done = 0; done < CALLS / ROUNDS; done += BLOCK)
+      for (const { name, pid, call } of modes) {
+        const row = round[name];
+        const server0 = cpuMs(pid);
+        const client0 = process.cpuUsage();
+        for (let i = 0; i < BLOCK; i++) {
+          const t = performance.now();
+          await call();
+          row.ms.push(performance.now() - t);
+        }
+        const client = process.cpuUsage(client0);
+        row.client += (client.user + client.system) / 1000;
+        row.server += cpuMs(pid) - server0;
       }
-      const client = process.cpuUsage(client0);
-      clientCpu[mode] += (client.user + client.system) / 1000;
-      serverCpu[mode] += cpuMs(pidOf[mode]) - server0;
-    }
-  const restMedian = median(samples['Folio REST GET /api/v1/assets']);
-  const restServer = serverCpu['Folio REST GET /api/v1/assets'];
-  console.log(
-    '\n| call | median ms | p95 ms | × REST (median) | server CPU ms/call | × REST (server CPU) | client CPU ms/call |\n|---|---|---|---|---|---|---|',
-  );
-  for (const [mode, s] of Object.entries(samples)) {
-    const server = serverCpu[mode] / s.length;
-    console.log(
-      `| ${mode} | ${median(s).toFixed(2)} | ${pct(s, 0.95).toFixed(2)} | ${(median(s) / restMedian).toFixed(2)} | ${server.toFixed(3)} | ${(serverCpu[mode] / restServer).toFixed(2)} | ${(clientCpu[mode] / s.length).toFixed(3)} |`,
-    );
+    load.push(loadavg()[0]);
   }
-  await folio.close();
-  await peer.close();
+  // each round's median call, then the best and the median of those; "× REST" compares within each round first
+  const stat = (f: (r: (typeof rounds)[0]) => number) => {
+    const per = rounds.map(f).sort((a, b) => a - b);
+    return { best: per[0], median: per[per.length >> 1] };
+  };
+  const fmt = (s: { best: number; median: number }, d = 2) => `${s.best.toFixed(d)} / ${s.median.toFixed(d)}`;
+  console.log(
+    `\n1-min load average during the rounds: ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)}; each cell is best / median of ${ROUNDS} rounds (each round's median call); × REST against the same server's REST row`,
+  );
+  console.log(
+    '| call | median ms | × REST (median) | p95 ms | server CPU ms/call | × REST (server CPU) | client CPU ms/call |\n|---|---|---|---|---|---|---|',
+  );
+  for (const { name, rest } of modes) {
+    const perCall = (r: (typeof rounds)[0], n: string, k: 'server' | 'client') => r[n][k] / r[n].ms.length;
+    const cells = [
+      fmt(stat((r) => median(r[name].ms))),
+      fmt(stat((r) => median(r[name].ms) / median(r[rest].ms))),
+      fmt(stat((r) => pct(r[name].ms, 0.95))),
+      fmt(
+        stat((r) => perCall(r, name, 'server')),
+        3,
+      ),
+      fmt(stat((r) => perCall(r, name, 'server') / perCall(r, rest, 'server'))),
+      fmt(
+        stat((r) => perCall(r, name, 'client')),
+        3,
+      ),
+    ];
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+}
+
+/** The construction costs the MCP surface pays: per process, per session, per HTTP request. */
+async function buildCosts(): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/mcp-build-costs.ts'], { cwd: ROOT });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk;
+  });
+  await new Promise((resolve) => child.once('exit', resolve));
+  const c = JSON.parse(out) as Record<string, number>;
+  return `the ${c.toolsInProcess}-tool catalog (zod → JSON Schema) ${(c.catalogUs / 1000).toFixed(1)} ms once per process; one session's McpServer ${c.sessionServerUs.toFixed(0)} µs at initialize; one request's SDK transport ${c.requestTransportUs.toFixed(1)} µs`;
 }
 
 async function sessions(name: string, child: Child, mcpUrl: string, key?: string): Promise<void> {
@@ -166,9 +238,13 @@ async function connect(url: string, headers: Record<string, string>): Promise<Cl
   return client;
 }
 
-function startChild(script: string, args: string[]): Promise<Child> {
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+function startChild(script: string, args: string[], cwd = ROOT): Promise<Child> {
+  // MCP_BENCH_PROF=<dir>: each server writes a V8 CPU profile there when it exits (open it in Chrome DevTools)
+  const prof = process.env.MCP_BENCH_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MCP_BENCH_PROF}`]
+    : [];
+  const proc = spawn(process.execPath, [...prof, '--expose-gc', '--import', 'tsx', script, ...args], {
+    cwd,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
