@@ -20,7 +20,7 @@ export default function SettingsScreen() {
   return (
     <Page
       title="Settings"
-      description="How this Folio runs on your computer. Changes apply the next time Folio starts."
+      description="How this Folio runs on your computer. Changes apply the next time Folio starts, except the transcription device, which changes at once."
     >
       {settings.isPending ? (
         <LoadingRows rows={4} label="Loading settings" />
@@ -97,7 +97,7 @@ function HeadlessSettings({ view }: { view: Settings }) {
               {running.whisperThreads} <span className="faint mono">--whisper-threads</span>
             </span>,
           ],
-          ...deviceRow(running.whisperDevice, device?.label),
+          ...deviceRows(running.whisperDevice, device?.label),
         ]}
       />
       <div className="callout">
@@ -173,14 +173,7 @@ function SettingsForm({ view }: { view: Settings }) {
         )}
       </Section>
       <Section title="Transcription">
-        {runningDevice && (
-          <DeviceChoice
-            value={device}
-            onChange={setDevice}
-            running={runningDevice}
-            saved={view.saved?.whisperDevice}
-          />
-        )}
+        {runningDevice && <DeviceChoice value={device} onChange={setDevice} running={runningDevice} />}
         <TextField
           label="Whisper threads"
           name="whisperThreads"
@@ -202,12 +195,19 @@ function SettingsForm({ view }: { view: Settings }) {
   );
 }
 
-/** "Automatic · CPU: 2 threads, AVX2"; no row on a server that does not report the device. */
-function deviceRow(
+/** The device flag and the device Whisper runs on; no rows on a server that reports neither. */
+function deviceRows(
   preference: DevicePreference | undefined,
   inUse: string | undefined,
 ): [string, ReactNode][] {
-  if (!preference && !inUse) return [];
-  const text = [preference && PREFERENCE_LABELS[preference], inUse].filter(Boolean).join(' · ');
-  return [['Whisper device', <span key="w">{text}</span>]];
+  const rows: [string, ReactNode][] = [];
+  if (preference)
+    rows.push([
+      'Whisper device',
+      <span key="w">
+        {PREFERENCE_LABELS[preference]} <span className="faint mono">--whisper-device</span>
+      </span>,
+    ]);
+  if (inUse) rows.push(['Runs on', inUse]);
+  return rows;
 }

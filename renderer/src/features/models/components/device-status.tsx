@@ -5,7 +5,7 @@ import { ButtonLink } from '../../../ui/button';
 /** The device Whisper runs on, and why it is not the GPU when one was asked for. Nothing on a server that does not say. */
 export function DeviceStatus({ overview }: { overview: ModelsWithDevice }) {
   const { device, gpuAvailable } = overview;
-  if (!device) return null;
+  if (!device) return gpuAvailable === undefined ? null : <DeviceNotLoaded gpuAvailable={gpuAvailable} />;
   const Icon = device.kind === 'gpu' ? Gpu : Cpu;
   return (
     <div className="stack">
@@ -32,6 +32,27 @@ export function DeviceStatus({ overview }: { overview: ModelsWithDevice }) {
           </span>
         </div>
       )}
+    </div>
+  );
+}
+
+/** Before the worker's first model load the server knows only whether a GPU backend exists. */
+function DeviceNotLoaded({ gpuAvailable }: { gpuAvailable: boolean }) {
+  return (
+    <div className="device-card">
+      <span className="device-icon" aria-hidden>
+        <Cpu size={18} />
+      </span>
+      <div className="device-text">
+        <span className="device-caption">Transcription device</span>
+        <span className="device-label">Chosen when Whisper first loads a model</span>
+        <span className="device-note">
+          {gpuAvailable ? 'A GPU backend is available.' : 'No GPU backend was found on this computer.'}
+        </span>
+      </div>
+      <ButtonLink href="/settings" size="sm" variant="ghost" icon={<Settings2 size={14} />}>
+        Change device
+      </ButtonLink>
     </div>
   );
 }

@@ -1,20 +1,26 @@
-import type { DevicePreference } from '../../../api/transcription-device';
+import {
+  type DevicePreference,
+  PREFERENCE_LABELS,
+  type TranscriptionDevice,
+} from '../../../api/transcription-device';
 import { type Choice, ChoiceCards } from '../../../ui/choice-cards';
 import { useTranscriptionDevice } from '../api/get-transcription-device';
 
-/** Automatic, CPU or GPU for Whisper, with the device in use now and whether the saved choice waits for a restart. */
+/**
+ * Automatic, CPU or GPU for Whisper, with the device in use now. The server applies a saved choice at once: the
+ * worker finishes the transcription it is running, then restarts on the new device (server/domains/settings).
+ */
 export function DeviceChoice({
   value,
   onChange,
   running,
-  saved,
 }: {
   value: DevicePreference;
   onChange: (value: DevicePreference) => void;
+  /** The preference in effect now (settings `running.whisperDevice`). */
   running: DevicePreference;
-  saved: DevicePreference | undefined;
 }) {
-  const { data } = useTranscriptionDevice();
+  const { data } = useTranscriptionDevice(running);
   const noGpu = data?.gpuAvailable === false;
   const choices: Choice<DevicePreference>[] = [
     { id: 'auto', label: 'Automatic', help: 'The GPU when one works, otherwise the CPU.' },
@@ -35,22 +41,26 @@ export function DeviceChoice({
       value={value}
       onChange={onChange}
       choices={choices}
-      description={describeDevice(data?.device?.label, saved !== undefined && saved !== running)}
+      description={describeDevice(data?.device ?? null, running)}
     />
   );
 }
 
-/** "In use now: CPU: 2 threads, AVX2." and, while a saved choice waits for a restart, that it does. */
-function describeDevice(label: string | undefined, waiting: boolean) {
-  if (!label && !waiting) return undefined;
+/** "In use now: CPU: 2 threads, AVX2." and whether Whisper still has to move to the chosen device. */
+function describeDevice(device: TranscriptionDevice | null, running: DevicePreference) {
+  const moving = device && device.preference !== running;
   return (
     <span data-testid="device-in-use">
-      {label && (
+      {device ? (
         <>
-          In use now: <strong>{label}</strong>.{' '}
+          In use now: <strong>{device.label}</strong>.{' '}
         </>
+      ) : (
+        'Whisper picks its device when it first loads a model. '
       )}
-      {waiting && 'The saved choice applies when Folio restarts.'}
+      {moving
+        ? `Switching to ${PREFERENCE_LABELS[running]} once Whisper is free.`
+        : 'Saving applies a change at once; a transcription in progress finishes first.'}
     </span>
   );
 }
