@@ -32,10 +32,10 @@ export function ownOrigins(policy: HostPolicy): string[] {
 }
 
 export function checkHost(req: IncomingMessage, policy: HostPolicy): void {
-  const hostHeaders = req.rawHeaders.filter(
-    (_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === 'host',
-  );
-  if (hostHeaders.length !== 1 || !isAllowedHost(req.headers.host, policy))
+  let hostHeaders = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i].toLowerCase() === 'host') hostHeaders++;
+  if (hostHeaders !== 1 || !isAllowedHost(req.headers.host, policy))
     throw forbidden('Host not allowed: use http://127.0.0.1 or http://localhost');
   if (!req.url?.startsWith('/')) throw forbidden('Only origin-form request targets are accepted');
 }

@@ -57,9 +57,12 @@ const ALLOWED_METHODS = {
 /** How many segments name a group: `/api/v1/<resource>`, `/v1/<area>`, else the first segment. */
 const groupDepth = (segments: string[]) => (segments[0] === 'api' ? 3 : segments[0] === 'v1' ? 2 : 1);
 
+/** The same as splitting the path and joining its first segments, without building either (it runs per request). */
 function groupOfRequest(path: string): string {
-  const segments = path.slice(1).split('/');
-  return segments.slice(0, groupDepth(segments)).join('/');
+  const depth = path.startsWith('/api/') ? 3 : path.startsWith('/v1/') ? 2 : 1;
+  let end = 0;
+  for (let i = 0; i < depth && end !== -1; i++) end = path.indexOf('/', end + 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
 /** A route's group, from the literal part of its path before the first parameter or wildcard. */
