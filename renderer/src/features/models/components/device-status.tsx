@@ -57,11 +57,10 @@ function DeviceNotLoaded({ gpuAvailable }: { gpuAvailable: boolean }) {
   );
 }
 
+/** "Set to GPU." without saying where: the desktop app sets it in Settings, a headless server with --whisper-device. */
 function describeChoice(device: TranscriptionDevice, gpuAvailable: boolean | undefined): string {
   const chosen =
-    device.preference === 'auto'
-      ? 'Chosen automatically.'
-      : `Set to ${device.preference.toUpperCase()} in Settings.`;
+    device.preference === 'auto' ? 'Chosen automatically.' : `Set to ${device.preference.toUpperCase()}.`;
   if (gpuAvailable === false) return `${chosen} No GPU backend was found on this computer.`;
   return chosen;
 }
