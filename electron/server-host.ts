@@ -27,6 +27,7 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
     dataDir: saved.dataDir ?? userData,
     port: await choosePort(saved.port),
     whisperThreads: saved.whisperThreads,
+    whisperDevice: saved.whisperDevice,
     whisperWorker,
   });
   const server = await createServer(config, console.log, {

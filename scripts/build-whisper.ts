@@ -1,25 +1,30 @@
 /**
- * Builds build/whisper/folio-whisper-worker from resources/whisper-worker/worker.cpp and the
- * whisper.cpp 1.6.2 sources bundled in smart-whisper (we never run smart-whisper's own install).
+ * Builds build/whisper/folio-whisper-worker and its ggml backend modules with CMake from
+ * resources/whisper-worker/ and the whisper.cpp 1.9.1 source in nodejs-whisper (its install script never runs).
  * Usage: tsx scripts/build-whisper.ts [--force]
+ *   FOLIO_WHISPER_GPU=cuda|vulkan|metal|off|auto (default auto); FOLIO_WHISPER_CPU=all|host (default all)
  */
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildWhisperTargets } from './lib/whisper-build.js';
+import { buildWhisperTargets, type CpuVariants, parseGpu } from './lib/whisper-build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-mkdirSync(`${root}build/whisper`, { recursive: true });
 const result = await buildWhisperTargets({
   root,
   targets: ['worker'],
   force: process.argv.includes('--force'),
-  native: process.env.FOLIO_WHISPER_NATIVE === '1',
+  gpu: parseGpu(process.env.FOLIO_WHISPER_GPU),
+  cpu: process.env.FOLIO_WHISPER_CPU === 'host' ? 'host' : ('all' satisfies CpuVariants),
 });
-if (result.status === 'no-compiler') {
+if (result.status === 'no-toolchain') {
   console.log(
-    'whisper: no C/C++ compiler (g++/gcc) found; skipping. Transcription will report "engine not built".',
+    `whisper: ${result.missing} not found (the worker needs CMake and a C++ compiler); skipping. Transcription will report "engine not built".`,
   );
 } else {
-  console.log(`whisper: ${result.status} ${result.outputs.join(', ')} in ${(result.ms / 1000).toFixed(1)} s`);
+  if (result.gpuSkipped)
+    console.log(`whisper: GPU backend left out (${result.gpuSkipped}); building for the CPU`);
+  const modules = result.outputs.filter((o) => /ggml-(cpu|cuda|vulkan|metal)/.test(o)).length;
+  console.log(
+    `whisper: ${result.status} worker + ${modules} backend modules (GPU: ${result.gpu}) in ${(result.ms / 1000).toFixed(1)} s`,
+  );
 }

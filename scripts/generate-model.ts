@@ -1,4 +1,7 @@
-/** Usage: tsx scripts/generate-model.ts <out> --preset micro|tiny.en [--seed N] */
+/**
+ * Writes a random-weight ggml Whisper model (scripts/lib/ggml-model.ts).
+ * Usage: tsx scripts/generate-model.ts <out> --preset micro|tiny.en|tiny|base|small|medium|large-v3|large-v3-turbo [--seed N]
+ */
 import { generateModel, type ModelPreset, modelPresets } from './lib/ggml-model.js';
 
 const args = process.argv.slice(2);

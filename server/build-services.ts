@@ -49,6 +49,7 @@ export function buildServices(
     dataDir: config.dataDir,
     overridePath: config.whisperModel,
     threads: config.whisperThreads,
+    device: config.whisperDevice,
     workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
     decoder: {

@@ -16,6 +16,8 @@ const Config = z.object({
     .transform((e) => e.toLowerCase()),
   whisperModel: z.string().optional(),
   whisperThreads: z.coerce.number().int().min(1).max(64).default(2),
+  /** Where Whisper runs: auto (a GPU when one works), cpu or gpu (server/engines/whisper/device.ts). */
+  whisperDevice: z.enum(['auto', 'cpu', 'gpu']).default('auto'),
   /** The whisper.cpp worker binary; defaults to build/whisper/ in the checkout (a packaged app ships its own). */
   whisperWorker: z.string().optional(),
   /** The ffmpeg that decodes uploads; default `ffmpeg` on PATH when 5.0 or newer (README "Audio decoding"). */
@@ -194,6 +196,11 @@ export const serveFlags = {
     value: '<n>',
     help: 'Threads per transcription (FOLIO_WHISPER_THREADS; 2)',
   },
+  'whisper-device': {
+    type: 'string',
+    value: '<auto|cpu|gpu>',
+    help: 'Where Whisper runs: a GPU when one works, the CPU, or the GPU (FOLIO_WHISPER_DEVICE; auto)',
+  },
   'whisper-worker': {
     type: 'string',
     value: '<path>',
@@ -236,6 +243,7 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ownerEmail: values['owner-email'] ?? env.FOLIO_OWNER_EMAIL,
     whisperModel: values['whisper-model'] ?? env.FOLIO_WHISPER_MODEL,
     whisperThreads: values['whisper-threads'] ?? env.FOLIO_WHISPER_THREADS,
+    whisperDevice: values['whisper-device'] ?? (env.FOLIO_WHISPER_DEVICE || undefined),
     whisperWorker: values['whisper-worker'] ?? env.FOLIO_WHISPER_WORKER,
     ffmpeg: values.ffmpeg ?? (env.FOLIO_FFMPEG || undefined),
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),

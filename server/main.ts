@@ -41,6 +41,17 @@ async function main(): Promise<void> {
     (error: Error) =>
       console.log(`Audio decoder: none usable, ${error.message.replace(/^could not decode audio: /, '')}`),
   );
+  // With a model set up, the worker loads it now (in the background) so this line can name the device it runs on
+  void server.services.engine.engine().then(
+    () => {
+      const device = server.services.engine.device();
+      if (device)
+        console.log(
+          `Whisper device: ${device.label}${device.fallback ? ` (GPU not used: ${device.fallback})` : ''}`,
+        );
+    },
+    () => undefined, // no model, or an unusable one: the start-up check above has said so
+  );
   const stop = async () => {
     await server.close();
     process.exit(0);

@@ -1,20 +1,25 @@
 // Folio whisper worker: loads one ggml Whisper model once, then serves transcription jobs.
 //
 // Usage: folio-whisper-worker --model <path> [--threads N] [--dtw <preset: tiny.en, base, ..., large-v3>]
+//                             [--device auto|cpu|gpu] [--modules <dir with the ggml backend modules>]
 // stdin : one JSON object per line
 //   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2}
 //   {"cmd":"cancel","id":"j1"}   {"cmd":"quit"}
 // stdout: one JSON object per line
-//   {"event":"loaded",...} {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
+//   {"event":"loaded","device":{"kind":"gpu","backend":"CUDA","name":"NVIDIA ...",...},"fallback":null,...}
+//   {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
 //   {"event":"done","id":..,"language":..,"duration":..} {"event":"error","id":..,"code":..,"message":..}
 // The pcm file holds raw float32 little-endian 16 kHz mono samples.
 // Commands are read on a separate thread so a cancel reaches whisper's abort_callback mid-job;
 // stdin EOF (the parent died) aborts the current job and exits.
 
-// whisper.cpp is compiled into this file (not linked as whisper.o) so the worker can reach the state's CPU
-// backend: in 1.6.2 whisper_full's abort_callback is only checked between encoder/decoder passes, and one
-// encoder pass takes seconds; an abort callback on the backend stops a pass within one graph node.
+// whisper.cpp is compiled into this file (not linked as libwhisper) so the worker can reach the state's CPU
+// backend: whisper_full's abort_callback is only checked between encoder/decoder passes, and one encoder pass
+// takes seconds on the CPU; an abort callback on the CPU backend stops a pass within one graph node.
 #include "whisper.cpp"
+
+#include "device.h"
+#include "json.h"
 
 #include <algorithm>
 #include <atomic>
@@ -41,36 +46,8 @@ std::mutex g_job_mutex;
 std::string g_current_job;
 std::set<std::string> g_cancelled; // cancels that arrived before their job started
 
-// ---------- JSON output ----------
-
-std::string json_str(const std::string & s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) {
-                    char buf[8];
-                    snprintf(buf, sizeof(buf), "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += (char) c; // invalid UTF-8 is replaced by the reader's decoder
-                }
-        }
-    }
-    return out + "\"";
-}
-
-std::string json_num(double v, int decimals = 3) {
-    if (!std::isfinite(v)) return "0";
-    char buf[32];
-    snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-    return buf;
-}
+using folio::json_num;
+using folio::json_str;
 
 void emit(const std::string & line) {
     std::lock_guard<std::mutex> lock(g_out_mutex);
@@ -84,77 +61,6 @@ void emit_error(const std::string & id, const std::string & code, const std::str
          ",\"message\":" + json_str(message) + "}");
 }
 
-// ---------- JSON input: flat objects of strings, numbers and booleans are all we accept ----------
-
-bool parse_flat_json(const std::string & s, std::map<std::string, std::string> & out) {
-    size_t i = 0;
-    auto ws = [&]() { while (i < s.size() && isspace((unsigned char) s[i])) i++; };
-    auto str = [&](std::string & v) -> bool {
-        if (i >= s.size() || s[i] != '"') return false;
-        i++;
-        while (i < s.size() && s[i] != '"') {
-            char c = s[i++];
-            if (c != '\\') { v += c; continue; }
-            if (i >= s.size()) return false;
-            char e = s[i++];
-            switch (e) {
-                case 'n': v += '\n'; break;
-                case 't': v += '\t'; break;
-                case 'r': v += '\r'; break;
-                case 'b': v += '\b'; break;
-                case 'f': v += '\f'; break;
-                case 'u': {
-                    if (i + 4 > s.size()) return false;
-                    unsigned cp = (unsigned) strtoul(s.substr(i, 4).c_str(), nullptr, 16);
-                    i += 4;
-                    if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= s.size() && s[i] == '\\' && s[i + 1] == 'u') {
-                        unsigned lo = (unsigned) strtoul(s.substr(i + 2, 4).c_str(), nullptr, 16);
-                        i += 6;
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    }
-                    if (cp < 0x80) v += (char) cp;
-                    else if (cp < 0x800) { v += (char) (0xC0 | (cp >> 6)); v += (char) (0x80 | (cp & 0x3F)); }
-                    else if (cp < 0x10000) {
-                        v += (char) (0xE0 | (cp >> 12)); v += (char) (0x80 | ((cp >> 6) & 0x3F));
-                        v += (char) (0x80 | (cp & 0x3F));
-                    } else {
-                        v += (char) (0xF0 | (cp >> 18)); v += (char) (0x80 | ((cp >> 12) & 0x3F));
-                        v += (char) (0x80 | ((cp >> 6) & 0x3F)); v += (char) (0x80 | (cp & 0x3F));
-                    }
-                    break;
-                }
-                default: v += e;
-            }
-        }
-        if (i >= s.size()) return false;
-        i++;
-        return true;
-    };
-    ws();
-    if (i >= s.size() || s[i++] != '{') return false;
-    ws();
-    if (i < s.size() && s[i] == '}') return true;
-    while (i < s.size()) {
-        std::string key, value;
-        ws();
-        if (!str(key)) return false;
-        ws();
-        if (i >= s.size() || s[i++] != ':') return false;
-        ws();
-        if (i < s.size() && s[i] == '"') {
-            if (!str(value)) return false;
-        } else {
-            while (i < s.size() && s[i] != ',' && s[i] != '}' && !isspace((unsigned char) s[i])) value += s[i++];
-            if (value.empty()) return false;
-        }
-        out[key] = value;
-        ws();
-        if (i < s.size() && s[i] == ',') { i++; continue; }
-        if (i < s.size() && s[i] == '}') return true;
-        return false;
-    }
-    return false;
-}
 
 // ---------- command queue fed by the stdin thread ----------
 
@@ -170,7 +76,7 @@ void read_stdin(Queue * q) {
     while (std::getline(std::cin, line)) {
         if (line.empty()) continue;
         std::map<std::string, std::string> cmd;
-        if (!parse_flat_json(line, cmd)) {
+        if (!folio::parse_flat_json(line, cmd)) {
             emit_error("", "bad_command", "could not parse command line as a flat JSON object");
             continue;
         }
@@ -329,59 +235,155 @@ void transcribe(whisper_context * ctx, std::map<std::string, std::string> & cmd,
          ",\"duration\":" + json_num(job.duration) + "}");
 }
 
+std::string g_log_errors; // errors ggml and whisper log while the model loads: the reason for a fallback
+
 void quiet_log(ggml_log_level level, const char * text, void *) {
-    if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr); // stderr is kept by the parent for crash reports
+    if (level != GGML_LOG_LEVEL_ERROR) return;
+    fputs(text, stderr); // stderr is kept by the parent for crash reports
+    std::string line = text;
+    while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+    if (!line.empty() && g_log_errors.size() < 2000) g_log_errors += (g_log_errors.empty() ? "" : "; ") + line;
+}
+
+// The folder this binary lives in: the backend modules are installed beside it (build/whisper/, app resources).
+std::string own_dir(const char * argv0) {
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) self = std::filesystem::absolute(argv0, ec);
+    return self.parent_path().string();
+}
+
+whisper_context * load_model(const std::string & model, whisper_context_params cparams) {
+    g_log_errors.clear();
+    return whisper_init_from_file_with_params(model.c_str(), cparams);
+}
+
+// The backend that runs the encoder: the state's first one (whisper puts the GPU first, the CPU last).
+bool runs_on_gpu(whisper_context * ctx) {
+    if (!ctx->state || ctx->state->backends.empty()) return false;
+    ggml_backend_dev_t dev = ggml_backend_get_device(ctx->state->backends.front());
+    return dev && folio::is_gpu(dev);
+}
+
+// a cancel stops the CPU backend within one graph node (whisper itself only looks between passes)
+void set_cpu_abort(whisper_context * ctx) {
+    for (ggml_backend_t backend : ctx->state->backends) {
+        ggml_backend_dev_t dev = ggml_backend_get_device(backend);
+        if (!dev || ggml_backend_dev_type(dev) != GGML_BACKEND_DEVICE_TYPE_CPU) continue;
+        auto set_abort = (ggml_backend_set_abort_callback_t) ggml_backend_reg_get_proc_address(
+            ggml_backend_dev_backend_reg(dev), "ggml_backend_set_abort_callback");
+        if (set_abort) set_abort(backend, on_abort, nullptr);
+    }
+}
+
+std::string device_json(const folio::Device & d, int threads) {
+    std::string features = "[";
+    for (size_t i = 0; i < d.features.size(); i++) features += (i ? "," : "") + json_str(d.features[i]);
+    return "{\"kind\":" + json_str(d.kind) + ",\"backend\":" + json_str(d.backend) + ",\"name\":" + json_str(d.name) +
+           ",\"threads\":" + std::to_string(threads) + ",\"simd\":" + json_str(d.simd) + ",\"features\":" +
+           features + "]}";
+}
+
+// The text layers and heads a model has, from its ggml header (magic, n_vocab, 4 audio fields, n_text_ctx,
+// n_text_state, n_text_head, n_text_layer): 1.9 crashes on an alignment-head preset that does not fit the model.
+bool preset_fits(const std::string & model, whisper_alignment_heads_preset preset) {
+    FILE * f = fopen(model.c_str(), "rb");
+    if (!f) return false;
+    int32_t h[10] = {0};
+    const bool ok = fread(h, sizeof(int32_t), 10, f) == 10;
+    fclose(f);
+    if (!ok) return false;
+    const int n_text_head = h[8], n_text_layer = h[9];
+    const whisper_aheads & heads = g_aheads.at(preset);
+    for (size_t i = 0; i < heads.n_heads; i++) {
+        if (heads.heads[i].n_text_layer >= n_text_layer || heads.heads[i].n_head >= n_text_head) return false;
+    }
+    return true;
+}
+
+std::string dtw_preset_or_empty(const std::string & dtw, const std::string & model, whisper_context_params & cparams) {
+    static const std::map<std::string, whisper_alignment_heads_preset> presets = {
+        {"tiny.en", WHISPER_AHEADS_TINY_EN}, {"tiny", WHISPER_AHEADS_TINY},
+        {"base.en", WHISPER_AHEADS_BASE_EN}, {"base", WHISPER_AHEADS_BASE},
+        {"small.en", WHISPER_AHEADS_SMALL_EN}, {"small", WHISPER_AHEADS_SMALL},
+        {"medium.en", WHISPER_AHEADS_MEDIUM_EN}, {"medium", WHISPER_AHEADS_MEDIUM},
+        {"large-v3", WHISPER_AHEADS_LARGE_V3}, {"large-v3-turbo", WHISPER_AHEADS_LARGE_V3_TURBO}};
+    auto it = presets.find(dtw);
+    if (it == presets.end() || !preset_fits(model, it->second)) return "";
+    cparams.dtw_token_timestamps = true;
+    cparams.dtw_aheads_preset = it->second;
+    return dtw;
 }
 
 }  // namespace
 
 int main(int argc, char ** argv) {
-    std::string model;
+    std::string model, dtw, preference = "auto", modules;
     int threads = 2;
-    std::string dtw;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string k = argv[i];
         if (k == "--model") model = argv[i + 1];
         else if (k == "--threads") threads = atoi(argv[i + 1]);
         else if (k == "--dtw") dtw = argv[i + 1];
+        else if (k == "--device") preference = argv[i + 1];
+        else if (k == "--modules") modules = argv[i + 1];
     }
     if (threads < 1) threads = 1;
+    if (preference != "cpu" && preference != "gpu") preference = "auto";
+    if (modules.empty()) modules = own_dir(argv[0]);
     whisper_log_set(quiet_log, nullptr);
-    if (model.empty()) { emit_error("", "usage", "usage: folio-whisper-worker --model <path> [--threads N]"); return 2; }
+    if (model.empty()) { emit_error("", "usage", "usage: folio-whisper-worker --model <path> [--threads N] [--device auto|cpu|gpu]"); return 2; }
     if (access(model.c_str(), R_OK) != 0) { emit_error("", "model_missing", "model file not readable: " + model); return 2; }
 
-    whisper_context_params cparams = whisper_context_default_params();
-    cparams.use_gpu = false;
-    if (!dtw.empty()) {
-        static const std::map<std::string, whisper_alignment_heads_preset> presets = {
-            {"tiny.en", WHISPER_AHEADS_TINY_EN}, {"tiny", WHISPER_AHEADS_TINY},
-            {"base.en", WHISPER_AHEADS_BASE_EN}, {"base", WHISPER_AHEADS_BASE},
-            {"small.en", WHISPER_AHEADS_SMALL_EN}, {"small", WHISPER_AHEADS_SMALL},
-            {"medium.en", WHISPER_AHEADS_MEDIUM_EN}, {"medium", WHISPER_AHEADS_MEDIUM},
-            {"large-v3", WHISPER_AHEADS_LARGE_V3}};
-        auto it = presets.find(dtw);
-        if (it != presets.end()) {
-            cparams.dtw_token_timestamps = true;
-            cparams.dtw_aheads_preset = it->second;
-            g_dtw = true;
-        }
-    }
     const int64_t t0 = ggml_time_us();
-    whisper_context * ctx = whisper_init_from_file_with_params(model.c_str(), cparams);
-    if (!ctx && g_dtw) {
+    ggml_backend_load_all_from_path(modules.c_str());
+    if (!ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU)) {
+        emit_error("", "no_backend", "no ggml CPU backend module found in " + modules + ": rebuild with npm run build:whisper");
+        return 3;
+    }
+    folio::Device device = folio::choose_device(preference, modules, g_log_errors);
+    int gpu_devices = 0;
+    for (size_t i = 0; i < ggml_backend_dev_count(); i++) gpu_devices += folio::is_gpu(ggml_backend_dev_get(i)) ? 1 : 0;
+
+    // DTW word times do not work with flash attention: on the GPU, flash attention wins (2x faster encoder);
+    // on the CPU, where it gains little, a catalog model keeps its DTW word times
+    whisper_context_params cparams = whisper_context_default_params();
+    cparams.use_gpu = device.kind == "gpu";
+    cparams.gpu_device = device.gpu_index;
+    cparams.flash_attn = true;
+    if (!cparams.use_gpu && !dtw.empty() && !dtw_preset_or_empty(dtw, model, cparams).empty()) cparams.flash_attn = false;
+
+    whisper_context * ctx = load_model(model, cparams);
+    if (cparams.use_gpu && (!ctx || !runs_on_gpu(ctx))) {
+        // the GPU did not initialize or the model does not fit in its memory: the CPU runs it instead
+        device.fallback = (ctx ? device.backend + " did not initialize " + device.name
+                               : "the model did not load on " + device.name + " (" + device.backend + ")") +
+                          (g_log_errors.empty() ? "" : ": " + g_log_errors);
+        if (ctx) whisper_free(ctx);
+        folio::Device cpu;
+        folio::describe_cpu(cpu);
+        cpu.fallback = device.fallback;
+        device = cpu;
+        cparams.use_gpu = false;
+        if (!dtw.empty() && !dtw_preset_or_empty(dtw, model, cparams).empty()) cparams.flash_attn = false;
+        ctx = load_model(model, cparams);
+    }
+    if (!ctx && cparams.dtw_token_timestamps) {
         // the alignment-head preset does not fit this model's layers/heads: plain token timestamps instead
         cparams.dtw_token_timestamps = false;
-        g_dtw = false;
-        ctx = whisper_init_from_file_with_params(model.c_str(), cparams);
+        ctx = load_model(model, cparams);
     }
     if (!ctx) { emit_error("", "model_invalid", "whisper.cpp could not load the model: " + model); return 3; }
-    for (ggml_backend_t backend : ctx->state->backends) {
-        if (ggml_backend_is_cpu(backend)) ggml_backend_cpu_set_abort_callback(backend, on_abort, nullptr);
-    }
+    g_dtw = cparams.dtw_token_timestamps && !cparams.flash_attn;
+    set_cpu_abort(ctx);
     emit("{\"event\":\"loaded\",\"pid\":" + std::to_string(getpid()) + ",\"load_ms\":" +
          std::to_string((ggml_time_us() - t0) / 1000) + ",\"multilingual\":" +
          (whisper_is_multilingual(ctx) ? "true" : "false") + ",\"dtw\":" + (g_dtw ? "true" : "false") +
-         ",\"system\":" + json_str(whisper_print_system_info()) + "}");
+         ",\"flashAttn\":" + (cparams.flash_attn ? "true" : "false") + ",\"preference\":" + json_str(preference) +
+         ",\"device\":" + device_json(device, threads) +
+         ",\"fallback\":" + (device.fallback.empty() ? "null" : json_str(device.fallback)) +
+         ",\"gpuDevices\":" + std::to_string(gpu_devices) +
+         ",\"version\":" + json_str(whisper_version()) + ",\"system\":" + json_str(whisper_print_system_info()) + "}");
 
     Queue q;
     std::thread reader(read_stdin, &q);

@@ -3,14 +3,30 @@
  * whisper_model_load (layout as written by its models/convert-pt-to-ggml.py). Used as a test fixture
  * and for benches: timings are real, transcripts are nonsense (but read as words, thanks to the vocab).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ModelHeader } from '../../server/engines/whisper/model-header.js';
 
 /** A model's shape: the header fields whisper.cpp reads, minus `ftype` (always f16 here). */
 export type ModelDims = Omit<ModelHeader, 'ftype'>;
 
-// n_head 1 crashes whisper.cpp 1.5.0 and f32 weights hit a missing im2col path there, so presets use 2+ heads and f16
+/** OpenAI's released shapes (ggml-<name>.bin): one state, head count and depth for the encoder and decoder. */
+const openai = (state: number, heads: number, layers: number, extra: Partial<ModelDims> = {}): ModelDims => ({
+  nVocab: 51865, // multilingual
+  audioCtx: 1500,
+  audioState: state,
+  audioHead: heads,
+  audioLayer: layers,
+  textCtx: 448,
+  textState: state,
+  textHead: heads,
+  textLayer: layers,
+  nMels: 80,
+  ...extra,
+});
+
+// n_head 1 crashes whisper.cpp 1.5.0 and f32 weights hit a missing im2col path there, so presets use 2+ heads and f16.
+// micro is the tests' fixture; the others have the real dimensions, for benches (timings real, text nonsense).
 export const modelPresets = {
   micro: {
     nVocab: 51864,
@@ -36,6 +52,12 @@ export const modelPresets = {
     textLayer: 4,
     nMels: 80,
   },
+  tiny: openai(384, 6, 4),
+  base: openai(512, 8, 6),
+  small: openai(768, 12, 12),
+  medium: openai(1024, 16, 24),
+  'large-v3': openai(1280, 20, 32, { nVocab: 51866, nMels: 128 }),
+  'large-v3-turbo': openai(1280, 20, 32, { nVocab: 51866, nMels: 128, textLayer: 4 }),
 } satisfies Record<string, ModelDims>;
 export type ModelPreset = keyof typeof modelPresets;
 
@@ -207,7 +229,7 @@ function tensorBuffer(spec: TensorSpec, random: () => number, halfTable: Uint16A
   return Buffer.concat([meta, name, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
 }
 
-/** Writes the model to `outPath`; same dims and seed give identical bytes. Returns the file size. */
+/** Writes the model to `outPath` tensor by tensor (large-v3 is 3 GB); same dims and seed give identical bytes. Returns the file size. */
 export function generateModel(
   outPath: string,
   options: { preset?: ModelPreset; dims?: ModelDims; seed?: number } = {},
@@ -216,11 +238,17 @@ export function generateModel(
   const random = createRandom(options.seed ?? 1);
   // f16 weights are drawn from a fixed table of uniform values: one lookup per value keeps tiny.en at ~1 s
   const halfTable = new Uint16Array(4096).map((_, i) => toHalf((i / 4096 - 0.5) * 0.2));
-  const parts = [
-    headerBuffer(dims, loadVocab()),
-    ...tensorSpecs(dims).map((s) => tensorBuffer(s, random, halfTable)),
-  ];
-  const file = Buffer.concat(parts);
-  writeFileSync(outPath, file);
-  return file.length;
+  const fd = openSync(outPath, 'w');
+  let bytes = 0;
+  try {
+    const write = (buffer: Buffer) => {
+      for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+      bytes += buffer.length;
+    };
+    write(headerBuffer(dims, loadVocab()));
+    for (const spec of tensorSpecs(dims)) write(tensorBuffer(spec, random, halfTable));
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
 }

@@ -1,180 +1,264 @@
-/** Compiles whisper.cpp 1.6.2 (bundled in smart-whisper) plus our worker, or its `main` example, with g++/gcc. */
+/**
+ * Builds the worker (resources/whisper-worker/) with CMake on whisper.cpp 1.9.1, whose source ships in the
+ * nodejs-whisper npm package (its install script is never run). ggml's backends are loadable modules
+ * (GGML_BACKEND_DL): every x86-64 CPU variant plus a GPU module where its toolchain is found, all copied beside
+ * the worker in build/whisper/, where it loads them at run time (DEVELOPERS.md "Transcription engine").
+ */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { arch } from 'node:os';
-import { basename, join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 
-export type WhisperTarget = 'worker' | 'main';
+export type WhisperTarget = 'worker' | 'cli';
+export type GpuBackend = 'cuda' | 'vulkan' | 'metal' | 'off';
+/** `all`: a CPU module per instruction-set level (what ships); `host`: one module for this machine's CPU (quick dev builds). */
+export type CpuVariants = 'all' | 'host';
 export interface BuildOptions {
   root: string;
   targets: WhisperTarget[];
   force?: boolean;
-  native?: boolean;
+  /** FOLIO_WHISPER_GPU; auto when not given (Metal on macOS, CUDA with nvcc, Vulkan with glslc). */
+  gpu?: GpuBackend | 'auto';
+  /** FOLIO_WHISPER_CPU; default all. */
+  cpu?: CpuVariants;
   jobs?: number;
 }
 export interface BuildResult {
-  status: 'built' | 'up-to-date' | 'no-compiler';
+  status: 'built' | 'up-to-date' | 'no-toolchain';
   outputs: string[];
+  gpu: GpuBackend;
+  /** Why nothing was built, when status is no-toolchain. */
+  missing?: string;
+  /** Why a GPU backend found by `auto` was left out (its toolkit is incomplete). */
+  gpuSkipped?: string;
   ms: number;
 }
 
-const GGML_C = [
-  'ggml/src/ggml.c',
-  'ggml/src/ggml-alloc.c',
-  'ggml/src/ggml-backend.c',
-  'ggml/src/ggml-quants.c',
-  'ggml/src/ggml-aarch64.c',
-];
-// sgemm.cpp (llamafile) is left out: in this tarball it does not match ggml-impl.h, and the
-// whisper.cpp Makefile also builds without it unless GGML_LLAMAFILE is set.
-const CORE_CXX = ['src/whisper.cpp'];
-const MAIN_CXX = [
-  'examples/main/main.cpp',
-  'examples/common.cpp',
-  'examples/common-ggml.cpp',
-  'examples/grammar-parser.cpp',
-];
+const exe = process.platform === 'win32' ? '.exe' : '';
 
 export function whisperSourceDir(root: string): string {
-  return join(root, 'node_modules/smart-whisper/whisper.cpp');
+  return join(root, 'node_modules/nodejs-whisper/cpp/whisper.cpp');
+}
+
+/** Where the worker and its backend modules are installed, side by side. */
+export function workerDir(root: string): string {
+  return join(root, 'build/whisper');
 }
 
 export function workerBinaryPath(root: string): string {
-  return join(root, 'build/whisper/folio-whisper-worker');
+  return join(workerDir(root), `folio-whisper-worker${exe}`);
 }
 
-/** SIMD flags: -march=native only on request, because a native build may not run on the user's CPU. */
-export function simdFlags(native: boolean): string[] {
-  if (native) return ['-march=native'];
-  if (arch() !== 'x64') return [];
+/** CMake's build tree (one per CPU choice, so switching back costs nothing); whisper-cli (bench only) runs from its bin/. */
+export function cmakeBuildDir(root: string, cpu: CpuVariants = 'all'): string {
+  return join(root, cpu === 'all' ? 'build/whisper/cmake' : 'build/whisper/dev');
+}
+
+/** Where CMake writes binaries: bin/, or bin/Release/ with a multi-config generator (Visual Studio). */
+function binDir(root: string, cpu: CpuVariants): string {
+  const bin = join(cmakeBuildDir(root, cpu), 'bin');
+  return existsSync(join(bin, 'Release')) ? join(bin, 'Release') : bin;
+}
+
+export function cliBinaryPath(root: string, cpu: CpuVariants = 'all'): string {
+  return join(binDir(root, cpu), `whisper-cli${exe}`);
+}
+
+const found = (cmd: string, args = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+
+/** `FOLIO_WHISPER_GPU=cuda|vulkan|metal|off|auto`; anything else is refused. */
+export function parseGpu(value: string | undefined): GpuBackend | 'auto' {
+  if (!value) return 'auto';
+  if (['cuda', 'vulkan', 'metal', 'off', 'auto'].includes(value)) return value as GpuBackend | 'auto';
+  throw new Error(`FOLIO_WHISPER_GPU must be cuda, vulkan, metal, off or auto, not "${value}"`);
+}
+
+/** What `auto` builds on this machine: Metal on macOS, CUDA when nvcc runs, Vulkan when glslc runs, else none. */
+export function detectGpu(platform = process.platform): GpuBackend {
+  if (platform === 'darwin') return 'metal';
+  if (found('nvcc')) return 'cuda';
+  if (found('glslc')) return 'vulkan';
+  return 'off';
+}
+
+/** The CMake cache entries for a build; the same entries mean the same build tree can be reused as is. */
+export function cmakeDefines(
+  root: string,
+  gpu: GpuBackend,
+  cpu: CpuVariants = 'all',
+  platform = process.platform,
+  arch = process.arch,
+) {
+  const defines: Record<string, string> = {
+    WHISPER_SOURCE_DIR: whisperSourceDir(root),
+    CMAKE_BUILD_TYPE: 'Release',
+    BUILD_SHARED_LIBS: 'ON', // GGML_BACKEND_DL needs ggml-base shared by the worker and every module
+    GGML_BACKEND_DL: 'ON',
+    GGML_NATIVE: 'OFF', // the build machine's flags would not run on every user's CPU
+    WHISPER_BUILD_TESTS: 'OFF',
+    WHISPER_BUILD_EXAMPLES: 'ON', // only whisper-cli is ever built from them, for the bench
+    WHISPER_BUILD_SERVER: 'OFF',
+    WHISPER_SDL2: 'OFF',
+    GGML_CUDA: gpu === 'cuda' ? 'ON' : 'OFF',
+    GGML_VULKAN: gpu === 'vulkan' ? 'ON' : 'OFF',
+  };
+  // x86-64 (and arm64 Linux): one CPU module per instruction-set level, the best one chosen at run time.
+  // Apple Silicon builds one arm64 module (every M-series chip has the same features).
+  if (cpu === 'host') Object.assign(defines, hostCpuDefines());
+  else if (platform !== 'darwin' || arch === 'x64') defines.GGML_CPU_ALL_VARIANTS = 'ON';
+  if (platform === 'darwin') {
+    defines.GGML_METAL = gpu === 'metal' ? 'ON' : 'OFF';
+    defines.GGML_METAL_EMBED_LIBRARY = 'ON'; // the shaders inside the module: nothing else to ship
+  }
+  return defines;
+}
+
+/** GGML_NATIVE cannot be combined with backend modules, so a host build names this CPU's features itself. */
+function hostCpuDefines(): Record<string, string> {
   const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
-  return /\bavx2\b/.test(cpuinfo) ? ['-mavx', '-mavx2', '-mfma', '-mf16c'] : [];
+  const has = (flag: string) => new RegExp(`\\b${flag}\\b`).test(cpuinfo);
+  const defines: Record<string, string> = { GGML_CPU_ALL_VARIANTS: 'OFF' };
+  for (const [define, flag] of [
+    ['GGML_AVX', 'avx'],
+    ['GGML_AVX2', 'avx2'],
+    ['GGML_FMA', 'fma'],
+    ['GGML_F16C', 'f16c'],
+    ['GGML_BMI2', 'bmi2'],
+  ])
+    if (has(flag)) defines[define] = 'ON';
+  return defines;
 }
 
-function hasCompiler(): boolean {
-  return ['gcc', 'g++'].every((cc) => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
+function run(cmd: string, args: string[], quiet = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
+    const child = spawn(cmd, args, { stdio: ['ignore', quiet ? 'pipe' : 'inherit', 'pipe'] });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output = (output + chunk).slice(-20_000);
+    });
+    child.stderr?.on('data', (chunk) => {
+      output = (output + chunk).slice(-20_000);
     });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve();
-      else reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${stderr}`));
+      else reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${output}`));
     });
   });
 }
 
-async function runAll(tasks: Array<() => Promise<void>>, jobs: number): Promise<void> {
-  const queue = [...tasks];
-  const lanes = Array.from({ length: jobs }, async () => {
-    for (let task = queue.shift(); task; task = queue.shift()) await task();
-  });
-  await Promise.all(lanes);
-}
-
-function newestMtime(paths: string[]): number {
-  return Math.max(...paths.map((p) => statSync(p).mtimeMs));
-}
-
-function isFresh(output: string, inputs: string[]): boolean {
-  return existsSync(output) && statSync(output).mtimeMs > newestMtime(inputs);
-}
-
-function headerFiles(src: string): string[] {
-  const dirs = ['ggml/include', 'ggml/src', 'include', 'src'].map((d) => join(src, d));
-  return dirs.flatMap((d) =>
-    readdirSync(d)
-      .filter((f) => /\.h(pp)?$/.test(f))
-      .map((f) => join(d, f)),
+/** Configures only when the cache entries changed since the last configure: a no-change build skips CMake's ~15 s. */
+async function configure(
+  dir: string,
+  root: string,
+  defines: Record<string, string>,
+  force: boolean,
+): Promise<boolean> {
+  const stamp = join(dir, 'folio-configure.json');
+  const wanted = JSON.stringify(defines);
+  const generator = existsSync(join(dir, 'build.ninja')) || found('ninja') ? ['-G', 'Ninja'] : [];
+  const configured = existsSync(join(dir, 'CMakeCache.txt'));
+  if (!force && configured && existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return false;
+  mkdirSync(dir, { recursive: true });
+  const args = Object.entries(defines).map(([k, v]) => `-D${k}=${v}`);
+  await run(
+    'cmake',
+    [...(configured ? [] : generator), '-S', join(root, 'resources/whisper-worker'), '-B', dir, ...args],
+    true,
   );
+  writeFileSync(stamp, wanted);
+  return true;
 }
 
-const objectPath = (out: string, source: string) =>
-  join(out, 'obj', `${basename(source).replace(/\.(c|cpp)$/, '')}.o`);
-
-interface Plan {
-  objects: Array<{ obj: string; source: string }>;
-  links: Array<{ output: string; objs: string[] }>;
+/** The backend module and library names this configuration builds (ggml-base, ggml, ggml-cpu-haswell, ggml-cuda, ...). */
+function builtLibraries(dir: string): string[] {
+  const cache = readFileSync(join(dir, 'CMakeCache.txt'), 'utf8');
+  const backends =
+    /^GGML_AVAILABLE_BACKENDS:INTERNAL=(.*)$/m.exec(cache)?.[1].split(';').filter(Boolean) ?? [];
+  return ['ggml-base', 'ggml', ...backends];
 }
 
-function planTargets(root: string, targets: WhisperTarget[]): Plan {
-  const src = whisperSourceDir(root);
-  const out = join(root, 'build/whisper');
-  const ggml = GGML_C.map((f) => join(src, f));
-  const sources = new Set(ggml);
-  const links: Plan['links'] = [];
-  if (targets.includes('worker')) {
-    // worker.cpp #includes src/whisper.cpp (to reach whisper_state's backends), so it needs no whisper.o
-    const worker = join(root, 'resources/whisper-worker/worker.cpp');
-    sources.add(worker);
-    links.push({ output: workerBinaryPath(root), objs: [...ggml, worker].map((f) => objectPath(out, f)) });
+/**
+ * The files to install for a library: the one name the loader asks for. A versioned shared library comes as
+ * libggml.so -> libggml.so.0 -> libggml.so.0.15.1; the worker records the middle one (its soname).
+ */
+export function installNames(library: string, files: string[]): string[] {
+  const escaped = library.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const mine = files.filter((f) =>
+    new RegExp(`^(lib)?${escaped}(\\.so(\\.\\d+)*|(\\.\\d+)*\\.dylib|\\.dll)$`).test(f),
+  );
+  const soname = mine.filter((f) => /\.so\.\d+$/.test(f) || /^[^.]+\.\d+\.dylib$/.test(f));
+  return soname.length > 0 ? soname : mine;
+}
+
+/** Copies the worker and its libraries into build/whisper/, replacing changed ones and removing stale modules. */
+function install(root: string, cpu: CpuVariants): string[] {
+  const bin = binDir(root, cpu);
+  const files = readdirSync(bin);
+  const libraries = builtLibraries(cmakeBuildDir(root, cpu));
+  const wanted = [`folio-whisper-worker${exe}`, ...libraries.flatMap((l) => installNames(l, files))];
+  const out = workerDir(root);
+  for (const name of wanted) {
+    const from = statSync(join(bin, name));
+    const to = join(out, name);
+    const current = existsSync(to) ? statSync(to) : undefined;
+    if (current && current.size === from.size && current.mtimeMs >= from.mtimeMs) continue;
+    rmSync(to, { force: true }); // a running worker keeps its mapped copy; the new file gets a new inode
+    copyFileSync(join(bin, name), to);
   }
-  if (targets.includes('main')) {
-    const main = [...CORE_CXX, ...MAIN_CXX].map((f) => join(src, f));
-    for (const f of main) sources.add(f);
-    links.push({
-      output: join(out, 'whisper-main'),
-      objs: [...ggml, ...main].map((f) => objectPath(out, f)),
-    });
+  // a module from an earlier configuration (a GPU backend since switched off) must not be loaded
+  for (const name of readdirSync(out)) {
+    if (/^(lib)?ggml|^(lib)?whisper/.test(name) && !wanted.includes(name))
+      rmSync(join(out, name), { force: true });
   }
-  return { objects: [...sources].map((source) => ({ obj: objectPath(out, source), source })), links };
+  return wanted.map((name) => join(out, name));
 }
 
-function compileFlags(src: string, native: boolean): string[] {
-  const includes = ['ggml/include', 'ggml/src', 'include', 'src', 'examples'].flatMap((d) => [
-    '-I',
-    join(src, d),
-  ]);
-  // the defines whisper.cpp's Makefile uses on Linux (OpenMP on, llamafile off by default)
-  const defines = ['-D_XOPEN_SOURCE=600', '-D_GNU_SOURCE', '-DNDEBUG', '-DGGML_USE_OPENMP'];
-  return ['-O3', '-pthread', '-fopenmp', ...simdFlags(native), ...includes, ...defines];
-}
-
-/** Builds the requested targets into <root>/build/whisper; skips work when outputs are newer than sources. */
+/** Builds the requested targets; a second call with nothing changed takes a few seconds (ninja's no-op). */
 export async function buildWhisperTargets(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  if (!hasCompiler()) return { status: 'no-compiler', outputs: [], ms: 0 };
-  const src = whisperSourceDir(options.root);
-  const out = join(options.root, 'build/whisper');
-  const flags = compileFlags(src, options.native ?? false);
-  const plan = planTargets(options.root, options.targets);
-  const deps = [...headerFiles(src), join(src, 'src/whisper.cpp')];
-
-  // flags.txt records the flags used, so switching FOLIO_WHISPER_NATIVE rebuilds everything
-  const flagsFile = join(out, 'obj', 'flags.txt');
-  const flagsChanged = !existsSync(flagsFile) || readFileSync(flagsFile, 'utf8') !== flags.join(' ');
-  const rebuildAll = options.force || flagsChanged;
-  const stale = plan.objects.filter(({ obj, source }) => rebuildAll || !isFresh(obj, [source, ...deps]));
-  const staleLinks = plan.links.filter(
-    (l) => stale.length > 0 || !isFresh(l.output, l.objs.filter(existsSync)),
-  );
-  const outputs = plan.links.map((l) => l.output);
-  if (stale.length === 0 && staleLinks.length === 0)
-    return { status: 'up-to-date', outputs, ms: Date.now() - started };
-
-  mkdirSync(join(out, 'obj'), { recursive: true });
-  // largest translation units first so the two lanes finish together
-  const order = ['ggml.o', 'worker.o', 'whisper.o', 'ggml-quants.o'];
-  stale.sort((a, b) => rank(order, basename(a.obj)) - rank(order, basename(b.obj)));
-  const compile =
-    ({ obj, source }: Plan['objects'][number]) =>
-    () =>
-      source.endsWith('.c')
-        ? run('gcc', ['-std=c11', ...flags, '-c', source, '-o', obj])
-        : run('g++', ['-std=c++11', ...flags, '-c', source, '-o', obj]);
-  await runAll(stale.map(compile), options.jobs ?? 2);
-  writeFileSync(flagsFile, flags.join(' '));
-  for (const l of staleLinks) await run('g++', [...flags, ...l.objs, '-o', l.output, '-lm']);
-  return { status: 'built', outputs, ms: Date.now() - started };
-}
-
-function rank(order: string[], name: string): number {
-  const i = order.indexOf(name);
-  return i === -1 ? order.length : i;
+  const asked = options.gpu ?? 'auto';
+  let gpu = asked === 'auto' ? detectGpu() : asked;
+  let gpuSkipped: string | undefined;
+  const missing = ['cmake', 'c++'].find((tool) => !found(tool));
+  if (missing) return { status: 'no-toolchain', missing, outputs: [], gpu, ms: 0 };
+  const { root } = options;
+  const before = existsSync(workerBinaryPath(root)) ? statSync(workerBinaryPath(root)).mtimeMs : 0;
+  const cpu = options.cpu ?? 'all';
+  const dir = cmakeBuildDir(root, cpu);
+  // a toolkit found by auto but incomplete (nvcc without cuBLAS) must not stop the CPU build, nor be retried on
+  // every build (a configure costs seconds); a forced one fails the build, and --force tries again
+  const skippedStamp = join(dir, 'folio-gpu-skipped.txt');
+  if (asked === 'auto' && gpu !== 'off' && !options.force && existsSync(skippedStamp)) {
+    gpuSkipped = readFileSync(skippedStamp, 'utf8');
+    gpu = 'off';
+  }
+  try {
+    await configure(dir, root, cmakeDefines(root, gpu, cpu), options.force ?? false);
+  } catch (error) {
+    if (asked !== 'auto' || gpu === 'off') throw error;
+    const text = String((error as Error).message);
+    const firstError = text.slice(text.indexOf('CMake Error')).split('\n').slice(1, 6).join(' ');
+    gpuSkipped = `${gpu}: ${firstError.replace(/\s+/g, ' ').trim() || 'configure failed'}`;
+    writeFileSync(skippedStamp, gpuSkipped);
+    gpu = 'off';
+    await configure(dir, root, cmakeDefines(root, gpu, cpu), true);
+  }
+  const targets = options.targets.map((t) => (t === 'worker' ? 'folio-whisper-worker' : 'whisper-cli'));
+  const jobs = String(options.jobs ?? availableParallelism());
+  await run('cmake', ['--build', dir, '--config', 'Release', '-j', jobs, '--target', ...targets]);
+  const outputs = install(root, cpu);
+  if (options.targets.includes('cli')) outputs.push(cliBinaryPath(root, cpu));
+  const after = statSync(workerBinaryPath(root)).mtimeMs;
+  const status = after === before ? ('up-to-date' as const) : ('built' as const);
+  return { status, outputs, gpu, gpuSkipped, ms: Date.now() - started };
 }

@@ -30,11 +30,49 @@ describe('electron-builder configuration', () => {
     expect(config.win.target).toEqual([{ target: 'nsis', arch: ['x64'] }]);
   });
 
-  it('ships the whisper worker per platform as an extra resource, outside the asar', () => {
+  it('ships the whisper worker with its libraries and backend modules per platform, outside the asar', () => {
+    // what build:whisper installs on each platform (scripts/lib/whisper-build.ts): the worker, ggml's
+    // libraries by soname, a CPU module per instruction-set level and any GPU module built
+    const installed: Record<string, string[]> = {
+      linux: [
+        'folio-whisper-worker',
+        'libggml.so.0',
+        'libggml-base.so.0',
+        'libggml-cpu-haswell.so',
+        'libggml-cpu-x64.so',
+        'libggml-cuda.so',
+        'libggml-vulkan.so',
+      ],
+      mac: [
+        'folio-whisper-worker',
+        'libggml.0.dylib',
+        'libggml-base.0.dylib',
+        'libggml-cpu.so',
+        'libggml-metal.so',
+      ],
+      win: [
+        'folio-whisper-worker.exe',
+        'ggml.dll',
+        'ggml-base.dll',
+        'ggml-cpu-haswell.dll',
+        'ggml-cuda.dll',
+        'ggml-vulkan.dll',
+      ],
+    };
     for (const platform of ['linux', 'mac', 'win']) {
       const [resource] = config[platform].extraResources;
-      expect(resource.from, platform).toMatch(/^build\/whisper\/folio-whisper-worker/);
-      expect(resource.to, platform).toMatch(/^whisper\//);
+      expect(resource.from, platform).toBe('build/whisper');
+      expect(resource.to, platform).toBe('whisper'); // server-host looks for the worker in resources/whisper/
+      for (const file of installed[platform])
+        expect(
+          resource.filter.some((glob: string) => globMatches(glob, file)),
+          `${platform}: ${file}`,
+        ).toBe(true);
+      // the CMake build trees beside them stay out
+      expect(
+        resource.filter.some((glob: string) => globMatches(glob, 'cmake')),
+        platform,
+      ).toBe(false);
     }
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/sharp/**']));
     // no ffmpeg ships with the app: uploads are decoded by a maintained one on the machine (README "Audio decoding")
@@ -65,3 +103,8 @@ describe('electron-builder configuration', () => {
     expect(readFileSync(`${root}electron/main.ts`, 'utf8')).not.toMatch(/autoUpdater/);
   });
 });
+
+/** The one glob form the filters use: `*` for any run of characters in a file name. */
+function globMatches(glob: string, name: string): boolean {
+  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+}

@@ -36,6 +36,18 @@ export const InstalledModel = z.object({
   active: z.boolean(),
 });
 
+/** Where transcriptions run (server/engines/whisper/device.ts). */
+export const TranscriptionDevice = z.object({
+  kind: z.enum(['cpu', 'gpu']),
+  backend: z.string().describe('CPU, CUDA, Vulkan or Metal'),
+  name: z.string().describe("The GPU's name, or the CPU's model name"),
+  label: z.string().describe('"GPU: NVIDIA GeForce RTX 4070 (CUDA)", "CPU: 8 threads, AVX2"'),
+  preference: z
+    .enum(['auto', 'cpu', 'gpu'])
+    .describe('The setting it was started with (settings whisperDevice)'),
+  fallback: z.string().nullable().describe('Why the GPU is not used although it was asked for, else null'),
+});
+
 export const ModelsOverview = z.object({
   catalog: z.array(
     z.object({
@@ -53,6 +65,12 @@ export const ModelsOverview = z.object({
     .object({ file: z.string(), path: z.string(), source: z.enum(['whisper-model flag', 'model manager']) })
     .nullable(),
   downloads: z.array(ModelDownload),
+  device: TranscriptionDevice.nullable().describe(
+    'The device the Whisper worker runs on; null until it has loaded a model once (the first transcription, or start-up with a model)',
+  ),
+  gpuAvailable: z
+    .boolean()
+    .describe('A GPU backend (CUDA, Vulkan, Metal) is built and, once the worker ran, found a GPU'),
 });
 
 export const ImportedModel = z.object({ file: z.string(), path: z.string(), header: ModelHeader });

@@ -49,6 +49,8 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
           }
         : null,
       downloads: [...downloads.values()],
+      device: active.device(),
+      gpuAvailable: active.gpuAvailable(),
     };
   }
 

@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../../http/errors.js';
 import type { RouteServices } from '../../http/route-services.js';
 import { type InstanceSettings, SettingsView, UpdateSettingsBody } from './schema.js';
 
-async function view(origin: string, { config, host }: RouteServices, saved?: InstanceSettings) {
+async function view(origin: string, { config, host, engine }: RouteServices, saved?: InstanceSettings) {
   const stored = saved ?? (await host.instanceSettings?.read()) ?? null;
   const running = {
     url: origin,
@@ -14,6 +14,7 @@ async function view(origin: string, { config, host }: RouteServices, saved?: Ins
     host: config.host,
     dataDir: config.dataDir,
     whisperThreads: config.whisperThreads,
+    whisperDevice: engine.devicePreference(),
     whisperModel: config.whisperModel ?? null,
   };
   const restartRequired = Boolean(
@@ -48,19 +49,20 @@ export const updateSettings = defineRoute({
   body: UpdateSettingsBody,
   response: SettingsView,
   summary:
-    'Change the port, data folder or Whisper threads; they apply on the next start (instance owner only)',
+    'Change the port, data folder or Whisper threads (on the next start) or the Whisper device (at once); instance owner only',
   description:
-    'Only where the desktop app runs the server (409 for a headless server, whose settings are its flags). A data folder must be writable.',
+    'Only where the desktop app runs the server (409 for a headless server, whose settings are its flags: --whisper-device for the device). A data folder must be writable. A new whisperDevice applies at once: the Whisper worker finishes the job it is running, then restarts on the chosen device (GET /api/v1/models shows it once loaded).',
   tag: 'settings',
   handler: async ({ origin, body }, services) => {
     const store = services.host.instanceSettings;
     if (!store)
       throw conflict(
-        'This server was started from the command line: change --port, --data-dir or --whisper-threads instead',
+        'This server was started from the command line: change --port, --data-dir, --whisper-threads or --whisper-device instead',
       );
     if (body.dataDir) await assertWritable(body.dataDir);
     const next = { ...(await store.read()), ...body };
     await store.write(next);
+    if (body.whisperDevice) await services.engine.setDevicePreference(body.whisperDevice);
     return view(origin, services, next);
   },
 });

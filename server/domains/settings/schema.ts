@@ -1,4 +1,4 @@
-/** Instance settings (port, data folder, Whisper threads; sync when it lands): what the owner changes. */
+/** Instance settings (port, data folder, Whisper threads and device; sync when it lands): what the owner changes. */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
@@ -14,12 +14,16 @@ export const InstanceSettings = z.object({
     .int()
     .min(1, 'whisperThreads must be between 1 and 64')
     .max(64, 'whisperThreads must be between 1 and 64'),
+  whisperDevice: z
+    .enum(['auto', 'cpu', 'gpu'], 'whisperDevice must be auto, cpu or gpu')
+    .optional()
+    .describe('Where Whisper runs: auto (a GPU when one works), cpu or gpu; applies at once'),
 });
 export type InstanceSettings = z.infer<typeof InstanceSettings>;
 
 export const UpdateSettingsBody = InstanceSettings.partial()
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'send port, dataDir and/or whisperThreads');
+  .refine((b) => Object.keys(b).length > 0, 'send port, dataDir, whisperThreads and/or whisperDevice');
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBody>;
 
 export const SettingsView = z.object({
@@ -29,6 +33,7 @@ export const SettingsView = z.object({
     host: z.string(),
     dataDir: z.string(),
     whisperThreads: z.number(),
+    whisperDevice: z.enum(['auto', 'cpu', 'gpu']).describe('The device preference in effect now'),
     whisperModel: z.string().nullable(),
   }),
   saved: InstanceSettings.nullable().describe(

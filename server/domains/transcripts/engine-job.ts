@@ -1,6 +1,7 @@
 /** What a queued transcript's job does: its audio asset, as a local file, through the Whisper engine it names. */
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
+import { deviceLabel } from '../../engines/whisper/device.js';
 import type { EngineResult } from '../../engines/whisper/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { JobContext, JobResult } from './job.js';
@@ -21,7 +22,12 @@ export function engineJob({ active, assets }: { active: ActiveEngine; assets: As
         signal,
         onProgress: progress,
       });
-      return { ...fromEngineResult(result), model: basename(engine.modelPath) };
+      const loaded = engine.device();
+      return {
+        ...fromEngineResult(result),
+        model: basename(engine.modelPath),
+        device: loaded ? deviceLabel(loaded.device) : null,
+      };
     } finally {
       await audio.release();
     }

@@ -2,7 +2,7 @@
 import type { TranscriptRecord } from './schema.js';
 
 export type JobResult = Partial<
-  Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model'>
+  Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model' | 'device'>
 >;
 
 export interface JobContext {

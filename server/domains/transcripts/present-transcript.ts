@@ -13,9 +13,11 @@ export function presentSummary(record: TranscriptRecord & { seq?: number }): Tra
     node: _n,
     leaseUntil: _lease,
     error,
+    device,
     ...summary
   } = record;
-  return error ? { ...summary, error } : summary;
+  const shown = { ...summary, device: device ?? null }; // older transcripts have no device
+  return error ? { ...shown, error } : shown;
 }
 
 export function presentTranscript(record: TranscriptRecord): Transcript {

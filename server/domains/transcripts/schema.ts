@@ -44,6 +44,8 @@ export type TranscriptRecord = {
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
   model: string | null;
+  /** The device that made it ("CPU: 8 threads, AVX2"); absent on transcripts from before issue #23. */
+  device?: string | null;
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
@@ -62,6 +64,10 @@ const transcriptFields = {
   duration: z.number().optional().describe('Seconds'),
   text: z.string().optional(),
   model: z.string().nullable().describe('The Whisper model file that ran (or will run) it'),
+  device: z
+    .string()
+    .nullable()
+    .describe('The device that made it, e.g. "GPU: NVIDIA GeForce RTX 4070 (CUDA)"; null until it completes'),
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().optional(),

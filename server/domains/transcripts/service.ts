@@ -151,7 +151,14 @@ export function createTranscriptService({
     const at = new Date().toISOString();
     const updated = await transcripts(workspaceId).update(
       id,
-      { status: 'pending', progress: 0, error: null, model: await active.activeModelName(), updatedAt: at },
+      {
+        status: 'pending',
+        progress: 0,
+        error: null,
+        model: await active.activeModelName(),
+        device: null,
+        updatedAt: at,
+      },
       { if: { status: { in: ['pending', 'failed'] } } },
     );
     if (!updated) throw conflict('This transcript changed meanwhile; read it again');

@@ -4,12 +4,13 @@
  * `engine()` throws an error whose message says how to install one (docs/headless.md).
  */
 import { basename, join } from 'node:path';
+import { type DevicePreference, describeDevice, hasGpuModule, type TranscriptionDevice } from './device.js';
 import { EngineError } from './errors.js';
 import { ffmpegChooser } from './ffmpeg-binary.js';
 import { modelsDir } from './model-files.js';
 import { readModelHeader } from './model-header.js';
 import type { WhisperEngine } from './types.js';
-import { type AudioDecoder, createWhisperEngine } from './whisper-engine.js';
+import { type AudioDecoder, createWhisperEngine, defaultWorkerPath } from './whisper-engine.js';
 
 export interface ActiveEngineDeps {
   /** The model chosen in the model manager (domains/models' store): a file name in the models folder. */
@@ -18,6 +19,8 @@ export interface ActiveEngineDeps {
   /** `--whisper-model`: wins until a model is chosen at run time (PUT /api/v1/models/active). */
   overridePath?: string;
   threads: number;
+  /** CPU or GPU (`--whisper-device`, the desktop's saved setting); default auto. */
+  device?: DevicePreference;
   /** The worker binary, where it is not in the checkout's build/whisper/ (a packaged app). */
   workerPath?: string;
   tmpDir: string;
@@ -34,6 +37,8 @@ export const NO_MODEL_MESSAGE =
 export function createActiveEngine(deps: ActiveEngineDeps) {
   let override = deps.overridePath;
   let current: { path: string; engine: WhisperEngine } | undefined;
+  let preference: DevicePreference = deps.device ?? 'auto';
+  let lastDevice: TranscriptionDevice | undefined;
   const decoder = deps.decoder ?? { ffmpeg: ffmpegChooser(undefined) };
   const build =
     deps.createEngine ??
@@ -44,6 +49,7 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
         tmpDir: deps.tmpDir,
         workerPath: deps.workerPath,
         decoder,
+        device: preference,
       }));
 
   /** The path of the model to use, or undefined when none is configured. */
@@ -105,6 +111,37 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
     await engine?.close();
   }
 
+  /**
+   * The device the worker runs on, from its last start (null before it has loaded a model once: starting it
+   * only to answer would load the model, seconds and a GPU's memory for a large one).
+   */
+  function device(): TranscriptionDevice | null {
+    const loaded = current?.engine.device();
+    if (loaded) lastDevice = describeDevice(loaded);
+    return lastDevice ?? null;
+  }
+
+  /** Whether a GPU can run transcriptions: one the worker found, or before it started, a GPU module built beside it. */
+  function gpuAvailable(): boolean {
+    const loaded = current?.engine.device();
+    if (loaded) return loaded.gpuDevices > 0;
+    return hasGpuModule(deps.workerPath ?? defaultWorkerPath);
+  }
+
+  /**
+   * A new preference applies at once: the running worker finishes its job and quits, and a new one loads the model
+   * on the chosen device in the background, so the next job does not wait for it.
+   */
+  async function setDevicePreference(next: DevicePreference): Promise<void> {
+    if (next === preference) return;
+    preference = next;
+    const old = current;
+    current = undefined;
+    if (!old) return;
+    await old.engine.close();
+    void engine(old.path).catch(() => undefined); // a model problem is reported by the next job
+  }
+
   return {
     engine,
     activePath,
@@ -113,6 +150,10 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
     useInstalled,
     close,
     overridden: () => Boolean(override),
+    device,
+    gpuAvailable,
+    setDevicePreference,
+    devicePreference: () => preference,
     /** The ffmpeg that decodes uploads; rejects with what to install when there is none to use. */
     ffmpeg: decoder.ffmpeg,
   };

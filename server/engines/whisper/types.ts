@@ -1,3 +1,5 @@
+import type { LoadedDevice } from './device.js';
+
 /** Times are in seconds from the start of the audio. */
 export interface Word {
   word: string;
@@ -41,5 +43,7 @@ export interface WhisperEngine {
   transcribePcm(pcm: Float32Array, options?: TranscribeOptions): Promise<EngineResult>;
   /** The worker's pid, how many times it has loaded the model, and whether words use DTW timing. */
   status(): { pid: number | undefined; loads: number; dtw: boolean };
+  /** The device the worker runs on; undefined until it has loaded the model once. */
+  device(): LoadedDevice | undefined;
   close(): Promise<void>;
 }

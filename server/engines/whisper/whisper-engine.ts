@@ -4,6 +4,7 @@ import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeAudio, SAMPLE_RATE } from './decode-audio.js';
+import type { DevicePreference } from './device.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
 import { type Ffmpeg, ffmpegChooser } from './ffmpeg-binary.js';
 import { findCatalogModel } from './model-catalog.js';
@@ -23,6 +24,8 @@ export interface WhisperEngineOptions {
   dtwPreset?: string;
   /** How files are decoded: which ffmpeg (default: the one on PATH, 5.0 or newer), the longest recording, its memory. */
   decoder?: AudioDecoder;
+  /** CPU or GPU (worker-process.ts); default auto. */
+  device?: DevicePreference;
 }
 
 export type AudioDecoder = { ffmpeg: () => Promise<Ffmpeg>; maxSeconds?: number; maxMemoryMb?: number };
@@ -41,6 +44,7 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     modelPath: options.modelPath,
     threads: options.threads,
     dtwPreset,
+    device: options.device,
   });
   let readying: Promise<void> | undefined;
 
@@ -127,6 +131,7 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     transcribeFile,
     transcribePcm,
     status: worker.status,
+    device: worker.device,
     close: worker.close,
   };
 }

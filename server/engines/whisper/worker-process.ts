@@ -3,7 +3,9 @@
  * JSON both ways, one job at a time, restarted on the next job if it dies.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { DevicePreference, LoadedDevice } from './device.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
 import { jobError, parseEvent, type RawSegment, type WorkerEvent } from './worker-protocol.js';
 
@@ -28,6 +30,8 @@ export interface WorkerOptions {
   threads: number;
   /** whisper.cpp alignment-head preset ("tiny.en", "base", ...); the worker falls back to plain token times if it does not fit. */
   dtwPreset?: string;
+  /** Default auto. */
+  device?: DevicePreference;
 }
 
 interface RunningJob {
@@ -49,6 +53,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   let queue: Promise<unknown> = Promise.resolve();
   let loads = 0;
   let dtw = false;
+  let loadedDevice: LoadedDevice | undefined;
   let nextId = 1;
   let closed = false;
 
@@ -65,6 +70,8 @@ export function createWorkerProcess(options: WorkerOptions) {
     return new Promise((resolve, reject) => {
       const args = ['--model', options.modelPath, '--threads', String(options.threads)];
       if (options.dtwPreset) args.push('--dtw', options.dtwPreset);
+      // the backend modules are installed beside the worker (scripts/lib/whisper-build.ts)
+      args.push('--device', options.device ?? 'auto', '--modules', dirname(options.workerPath));
       const proc = spawn(options.workerPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
       child = proc;
       let loaded = false;
@@ -81,6 +88,13 @@ export function createWorkerProcess(options: WorkerOptions) {
           loaded = true;
           loads++;
           dtw = event.dtw === true;
+          if (event.device)
+            loadedDevice = {
+              device: event.device,
+              preference: options.device ?? 'auto',
+              fallback: event.fallback ?? null,
+              gpuDevices: event.gpuDevices ?? 0,
+            };
           resolve();
         } else if (!loaded && event.event === 'error') {
           loadError = new EngineError(
@@ -206,7 +220,14 @@ export function createWorkerProcess(options: WorkerOptions) {
     clearTimeout(timer);
   }
 
-  return { start, run, close, status: () => ({ pid: child?.pid, loads, dtw }) };
+  return {
+    start,
+    run,
+    close,
+    status: () => ({ pid: child?.pid, loads, dtw }),
+    /** The device of the last start; undefined until the worker has loaded the model once. */
+    device: () => loadedDevice,
+  };
 }
 
 export type WorkerProcess = ReturnType<typeof createWorkerProcess>;

@@ -10,11 +10,29 @@ export interface RawSegment {
   words: Array<{ word: string; start: number; end: number; probability: number }>;
 }
 
+/** The device the worker's `loaded` event names: what runs the model, as the worker found it. */
+export interface WorkerDevice {
+  kind: 'cpu' | 'gpu';
+  /** CPU, CUDA, Vulkan, Metal */
+  backend: string;
+  /** The GPU's name, or the CPU's model name */
+  name: string;
+  threads: number;
+  /** The CPU module's widest instruction set (AVX2, AVX512, NEON); empty on a GPU */
+  simd: string;
+  features: string[];
+}
+
 export interface WorkerEvent {
   event: 'loaded' | 'progress' | 'segment' | 'done' | 'error';
   id?: string;
   pid?: number;
   dtw?: boolean;
+  device?: WorkerDevice;
+  /** Why the GPU is not used although it was asked for (or built), else null */
+  fallback?: string | null;
+  /** GPU devices the loaded backend modules found */
+  gpuDevices?: number;
   percent?: number;
   language?: string;
   code?: string;

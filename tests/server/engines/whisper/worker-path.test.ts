@@ -1,8 +1,9 @@
-// A packaged app ships the whisper.cpp worker outside the checkout: `whisperWorker` (--whisper-worker,
-// FOLIO_WHISPER_WORKER) points the engine at it, and a transcript that cannot find it says which path it tried.
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+// A packaged app ships the whisper.cpp worker outside the checkout, with its libraries and backend modules beside
+// it: `whisperWorker` (--whisper-worker, FOLIO_WHISPER_WORKER) points the engine at it, and a transcript that
+// cannot find it says which path it tried.
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultWorkerPath } from '../../../../server/engines/whisper/whisper-engine.js';
 import { startTestServer } from '../../../helpers/server.js';
@@ -19,7 +20,9 @@ describe.skipIf(!engineBuilt)('the whisper worker path', () => {
     const fx = makeFixtures();
     const dir = await mkdtemp(join(tmpdir(), 'folio-worker-'));
     const moved = join(dir, 'folio-whisper-worker');
-    await copyFile(defaultWorkerPath, moved);
+    const built = dirname(defaultWorkerPath);
+    for (const entry of await readdir(built, { withFileTypes: true }))
+      if (entry.isFile()) await copyFile(join(built, entry.name), join(dir, entry.name));
     const working = await startTestServer({ whisperModel: fx.model, whisperWorker: moved });
     const missing = await startTestServer({
       whisperModel: fx.model,
