@@ -1,21 +1,31 @@
 /**
- * Realtime factor on 60 s of speech with a tiny.en-sized random model: our long-lived worker (model loaded
- * once, 3 jobs) against the whisper-node way (whisper.cpp `main` spawned per file, same 1.6.2 sources).
- * Usage: tsx bench/transcription-engine.ts [--write]   (--write updates bench/README.md)
+ * Realtime factor on 60 s of speech with a random-weight model of real dimensions: our long-lived worker (model
+ * loaded once, 3 jobs) against whisper.cpp's own `whisper-cli` spawned per file, both from the same 1.9.1 build
+ * (same ggml libraries and backend modules, same device, flash attention on in both).
+ * Usage: tsx bench/transcription-engine.ts [--preset tiny.en|base|medium|large-v3|...] [--threads N]
+ *          [--device auto|cpu|gpu] [--json <file>] [--write]   (--write updates bench/README.md)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWhisperTargets } from '../scripts/lib/whisper-build.js';
+import { buildWhisperTargets, type CpuVariants, parseGpu } from '../scripts/lib/whisper-build.js';
+import type { DevicePreference } from '../server/engines/whisper/device.js';
 import { createWhisperEngine } from '../server/engines/whisper/whisper-engine.js';
-import { generateModel } from '../tests/helpers/generate-model.js';
+import { generateModel, type ModelPreset, modelPresets } from '../tests/helpers/generate-model.js';
 import { padTo, speak } from '../tests/helpers/speech.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 3;
 const CLIP_S = 60;
+const args = process.argv.slice(2);
+const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const PRESET = (flag('--preset') ?? 'tiny.en') as ModelPreset;
+const THREADS = Number(flag('--threads') ?? 2);
+const DEVICE = (flag('--device') ?? 'auto') as DevicePreference;
+if (!(PRESET in modelPresets))
+  throw new Error(`--preset must be one of ${Object.keys(modelPresets).join(', ')}`);
 const sentences = [
   'The quarterly report is due on Friday afternoon.',
   'Please send the slides to everyone on the team.',
@@ -38,14 +48,16 @@ interface Row {
   segments: number[];
 }
 
-function runMain(
+function runCli(
   binary: string,
   model: string,
   wav: string,
 ): Promise<{ wallS: number; loadMs: number; segments: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(binary, ['-m', model, '-f', wav, '-nf', '-bs', '1', '-bo', '1', '-t', '2'], {
+    const device = DEVICE === 'cpu' ? ['-ng'] : [];
+    const options = ['-nf', '-bs', '1', '-bo', '1', '-t', String(THREADS), ...device];
+    const child = spawn(binary, ['-m', model, '-f', wav, ...options], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -62,7 +74,7 @@ function runMain(
       const loadMs = Number(/load time =\s*([\d.]+) ms/.exec(stderr)?.[1] ?? Number.NaN);
       const segments = stdout.split('\n').filter((l) => l.includes(' --> ')).length;
       if (code === 0) resolve({ wallS, loadMs, segments });
-      else reject(new Error(`main exited ${code}: ${stderr.slice(-500)}`));
+      else reject(new Error(`whisper-cli exited ${code}: ${stderr.slice(-500)}`));
     });
   });
 }
@@ -88,18 +100,30 @@ async function measureCancel(engine: Engine, wav: string): Promise<number> {
 }
 
 /** Runs alternate between the engines so load from other processes on this shared VM hits both alike. */
-async function compare(model: string, wav: string, dir: string): Promise<{ rows: Row[]; cancelMs: number }> {
-  const engine = createWhisperEngine({ modelPath: model, threads: 2, tmpDir: join(dir, 'tmp') });
+async function compare(
+  model: string,
+  wav: string,
+  dir: string,
+  cli: string,
+): Promise<{ rows: Row[]; cancelMs: number; device: string }> {
+  const engine = createWhisperEngine({
+    modelPath: model,
+    threads: THREADS,
+    tmpDir: join(dir, 'tmp'),
+    device: DEVICE,
+  });
   const t0 = performance.now();
   await engine.ready();
+  const loaded = engine.device();
+  const device = loaded ? describeLoaded(loaded) : 'unknown';
   const ours: Row = {
-    engine: 'folio worker (model loaded once)',
+    engine: 'folio worker 1.9.1 (model loaded once)',
     loadMs: performance.now() - t0,
     wallS: [],
     segments: [],
   };
   const main: Row = {
-    engine: 'whisper.cpp `main` spawned per file (whisper-node way)',
+    engine: '`whisper-cli` 1.9.1 spawned per file',
     loadMs: 0,
     wallS: [],
     segments: [],
@@ -109,7 +133,7 @@ async function compare(model: string, wav: string, dir: string): Promise<{ rows:
     const job = await timeJob(engine, wav);
     ours.wallS.push(job.wallS);
     ours.segments.push(job.segments);
-    const r = await runMain(join(root, 'build/whisper/whisper-main'), model, wav);
+    const r = await runCli(cli, model, wav);
     main.wallS.push(r.wallS);
     main.segments.push(r.segments);
     mainLoads.push(r.loadMs);
@@ -117,7 +141,22 @@ async function compare(model: string, wav: string, dir: string): Promise<{ rows:
   main.loadMs = mainLoads.reduce((a, b) => a + b, 0) / mainLoads.length;
   const cancelMs = await measureCancel(engine, wav);
   await engine.close();
-  return { rows: [ours, main], cancelMs };
+  return { rows: [ours, main], cancelMs, device };
+}
+
+function describeLoaded(loaded: NonNullable<ReturnType<Engine['device']>>): string {
+  const d = loaded.device;
+  const what =
+    d.kind === 'gpu'
+      ? `${d.backend} on ${d.name}`
+      : `CPU ${d.simd || ''} module, ${d.threads} threads (${d.name})`;
+  return loaded.fallback ? `${what}; GPU not used: ${loaded.fallback}` : what;
+}
+
+/** worker median ÷ CLI median: the goal is at most 1.05 on the same machine and model. */
+function ratio(rows: Row[]): number {
+  const median = (r: Row) => [...r.wallS].sort((a, b) => a - b)[Math.floor(r.wallS.length / 2)];
+  return median(rows[0]) / median(rows[1]);
 }
 
 function table(rows: Row[]): string {
@@ -155,51 +194,77 @@ function writeReadme(section: string): void {
 
 const dir = mkdtempSync(join(tmpdir(), 'folio-bench-whisper-'));
 try {
-  const build = await buildWhisperTargets({
-    root,
-    targets: ['worker', 'main'],
-    native: process.env.FOLIO_WHISPER_NATIVE === '1',
-  });
-  if (build.status === 'no-compiler') throw new Error('no compiler: cannot build whisper.cpp');
-  console.log(`build (${build.status}): ${(build.ms / 1000).toFixed(1)} s`);
-  const model = join(dir, 'tiny-en-random.bin');
-  generateModel(model, { preset: 'tiny.en', seed: 1 });
+  const cpu: CpuVariants = process.env.FOLIO_WHISPER_CPU === 'host' ? 'host' : 'all';
+  const gpu = parseGpu(process.env.FOLIO_WHISPER_GPU);
+  const build = await buildWhisperTargets({ root, targets: ['worker', 'cli'], cpu, gpu });
+  if (build.status === 'no-toolchain')
+    throw new Error(`${build.missing} not found: cannot build whisper.cpp`);
+  console.log(`build (${build.status}, GPU ${build.gpu}): ${(build.ms / 1000).toFixed(1)} s`);
+  const cli = build.outputs[build.outputs.length - 1];
+  const model = join(dir, `${PRESET}-random.bin`);
+  generateModel(model, { preset: PRESET, seed: 1 });
   const wav = padTo(speak(dir, 'speech', sentences.join(' ')), join(dir, 'clip60.wav'), CLIP_S);
 
-  const { rows, cancelMs } = await compare(model, wav, dir);
+  const { rows, cancelMs, device } = await compare(model, wav, dir, cli);
   const result = table(rows);
+  const load = loadavg()[0].toFixed(1);
+  console.log(`device: ${device}`);
   console.log(result);
+  console.log(`worker / whisper-cli (median wall): ${ratio(rows).toFixed(3)} (goal <= 1.05)`);
   console.log(`cancel latency (abort 1.5 s into a 60 s job -> rejected): ${Math.round(cancelMs)} ms`);
-  if (process.argv.includes('--write')) {
-    writeReadme(`## Transcription engine
-
-\`npx tsx bench/transcription-engine.ts --write\`, ${new Date().toISOString().slice(0, 10)}, this 2-core VM, whisper.cpp 1.6.2
-(smart-whisper's bundled tree) built by \`scripts/lib/whisper-build.ts\` (AVX2/FMA/F16C, OpenMP), random-weight
-model with tiny.en dimensions (\`scripts/generate-model.ts --preset tiny.en\`), 60 s clip (12 espeak-ng sentences
-padded with silence), greedy (\`-nf -bs 1 -bo 1\`), 2 threads. "load ms": our worker's first \`ready()\` (spawn + model
-load, paid once per engine); for \`main\`, its own reported load time, paid on every file. Runs alternate
-between the two engines. Random weights make decoding output nonsense; the "segments" column shows both engines decoded the same amount of it. The VM is
-shared with other work (1-min load average during the run: ${loadavg()[0].toFixed(1)} on 2 cores), so single runs
-vary several-fold: read the best-of column for engine cost, and compare engines only within one run.
-
-${result}
-
-Cancel latency (abort 1.5 s into a 60 s job until the promise rejects): ${Math.round(cancelMs)} ms.
-
-What it says:
-- Per-job cost is the same engine either way (same whisper.cpp, same flags, same segments): best-of RTF within a
-  few percent. With a tiny-sized model the load that the worker saves per job is only ~0.14 s; for base/small/medium
-  a load takes seconds (not measurable here: no real models offline), which is what "loaded once" buys.
-- What the worker adds over spawning \`main\`: real progress and segments as they decode, cancel, crash isolation
-  with restart, no WAV-only input and no stdout parsing.
-- Cancel: worker.cpp sets whisper.cpp's abort callback on the CPU backend, so a job stops inside an encoder
-  pass; sent straight to the worker, cancel -> "aborted" took 5-77 ms at 0.1-4 s into a 60 s job. Through the
-  engine the tests saw 20-200 ms, and up to ~0.8 s on a first job or when the VM is loaded; a worker still busy
-  750 ms after a cancel is killed and reloaded in the background.
-- Clean \`npm run build:whisper\` (worker only, 2 parallel compiles): 42 s and 73 s in two runs, both with the VM loaded
-  by other sessions (load average 3.6-5 on 2 cores).
-`);
+  const json = flag('--json');
+  if (json) {
+    const figures = {
+      preset: PRESET,
+      threads: THREADS,
+      preference: DEVICE,
+      device,
+      rows,
+      ratio: ratio(rows),
+      cancelMs,
+      load,
+    };
+    writeFileSync(json, `${JSON.stringify(figures, null, 2)}\n`);
   }
+  if (args.includes('--write'))
+    writeReadme(readmeSection({ result, device, ratio: ratio(rows), cancelMs, load }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+function readmeSection(r: {
+  result: string;
+  device: string;
+  ratio: number;
+  cancelMs: number;
+  load: string;
+}): string {
+  return `## Transcription engine
+
+\`npx tsx bench/transcription-engine.ts --write\`, ${new Date().toISOString().slice(0, 10)}, this 2-core VM (CPU only, no GPU),
+whisper.cpp 1.9.1 (nodejs-whisper 0.3.1's source) built by \`scripts/lib/whisper-build.ts\` with CMake, ggml's
+backends as modules. Device the worker reported: ${r.device}. Random-weight model with ${PRESET} dimensions
+(\`scripts/generate-model.ts --preset ${PRESET}\`), 60 s clip (12 espeak-ng sentences padded with silence), greedy
+(\`-nf -bs 1 -bo 1\`), ${THREADS} threads, flash attention on in both. "load ms": our worker's first \`ready()\` (spawn +
+backend modules + model load, paid once per engine); for \`whisper-cli\`, its own reported load time, paid on every
+file. Runs alternate between the two. Random weights make the text nonsense; "segments" shows both decoded the
+same amount of it. The VM is shared with other work (1-min load average at the end: ${r.load} on 2 cores): compare
+within one run.
+
+${r.result}
+
+Worker ÷ \`whisper-cli\`, median wall: **${r.ratio.toFixed(3)}** (goal ≤ 1.05). Cancel latency (abort 1.5 s into a 60 s
+job until the promise rejects): ${Math.round(r.cancelMs)} ms.
+
+History, whisper.cpp 1.6.2 (smart-whisper's bundled tree, one AVX2 build, Makefile), 2026-11-22, same VM, model and
+clip, 2 threads, load average 3.6:
+
+| engine | load ms | wall s per 60 s clip, 3 runs | RTF best | RTF median | segments decoded |
+|---|---|---|---|---|---|
+| folio worker 1.6.2 (model loaded once) | 177 | 61.25, 5.36, 6.01 | 0.089 | 0.100 | 81, 81, 81 |
+| whisper.cpp 1.6.2 \`main\` spawned per file | 137 | 6.76, 5.69, 5.55 | 0.093 | 0.095 | 81, 81, 81 |
+
+GPU rows (base, medium, large-v3 dimensions beside the CPU) come from \`scripts/gpu-bench.sh\` on a machine with an
+NVIDIA GPU (DEVELOPERS.md "Transcription on a GPU"); none has been run for this build yet.
+`;
 }
