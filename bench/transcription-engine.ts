@@ -194,7 +194,7 @@ function writeReadme(section: string): void {
 
 const dir = mkdtempSync(join(tmpdir(), 'folio-bench-whisper-'));
 try {
-  const cpu: CpuVariants = process.env.FOLIO_WHISPER_CPU === 'host' ? 'host' : 'all';
+  const cpu: CpuVariants = process.env.FOLIO_WHISPER_CPU === 'all' ? 'all' : 'host';
   const gpu = parseGpu(process.env.FOLIO_WHISPER_GPU);
   const build = await buildWhisperTargets({ root, targets: ['worker', 'cli'], cpu, gpu });
   if (build.status === 'no-toolchain')

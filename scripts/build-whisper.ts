@@ -1,20 +1,30 @@
 /**
  * Builds build/whisper/folio-whisper-worker and its ggml backend modules with CMake from
  * resources/whisper-worker/ and the whisper.cpp 1.9.1 source in nodejs-whisper (its install script never runs).
- * Usage: tsx scripts/build-whisper.ts [--force]
- *   FOLIO_WHISPER_GPU=cuda|vulkan|metal|off|auto (default auto); FOLIO_WHISPER_CPU=all|host (default all)
+ * Usage: tsx scripts/build-whisper.ts [--force] [--cpu all|host]
+ *   FOLIO_WHISPER_GPU=cuda|vulkan|metal|off|auto (default auto); FOLIO_WHISPER_CPU=all|host (default host).
+ * A checkout's worker only ever runs on the machine that built it, so it builds one CPU module for this CPU (a few
+ * minutes on 2 cores); `npm run dist` builds every x86-64 level (`--cpu all`, ~25 min on 2 idle cores: 15 modules),
+ * so the packaged worker runs on any CPU.
  */
 import { fileURLToPath } from 'node:url';
 import { buildWhisperTargets, type CpuVariants, parseGpu } from './lib/whisper-build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+function cpuChoice(): CpuVariants {
+  const i = process.argv.indexOf('--cpu');
+  const value = i === -1 ? process.env.FOLIO_WHISPER_CPU : process.argv[i + 1];
+  if (value === undefined || value === 'host' || value === 'all') return value ?? 'host';
+  throw new Error(`--cpu / FOLIO_WHISPER_CPU must be all or host, not "${value}"`);
+}
+
 const result = await buildWhisperTargets({
   root,
   targets: ['worker'],
   force: process.argv.includes('--force'),
   gpu: parseGpu(process.env.FOLIO_WHISPER_GPU),
-  cpu: process.env.FOLIO_WHISPER_CPU === 'host' ? 'host' : ('all' satisfies CpuVariants),
+  cpu: cpuChoice(),
 });
 if (result.status === 'no-toolchain') {
   console.log(

@@ -20,7 +20,10 @@ import { join } from 'node:path';
 
 export type WhisperTarget = 'worker' | 'cli';
 export type GpuBackend = 'cuda' | 'vulkan' | 'metal' | 'off';
-/** `all`: a CPU module per instruction-set level (what ships); `host`: one module for this machine's CPU (quick dev builds). */
+/**
+ * `all`: a CPU module per instruction-set level (what ships); `host`: one module for this machine's CPU, the
+ * default for a checkout (Linux; elsewhere the same as all).
+ */
 export type CpuVariants = 'all' | 'host';
 export interface BuildOptions {
   root: string;
@@ -59,7 +62,7 @@ export function workerBinaryPath(root: string): string {
 }
 
 /** CMake's build tree (one per CPU choice, so switching back costs nothing); whisper-cli (bench only) runs from its bin/. */
-export function cmakeBuildDir(root: string, cpu: CpuVariants = 'all'): string {
+export function cmakeBuildDir(root: string, cpu: CpuVariants = 'host'): string {
   return join(root, cpu === 'all' ? 'build/whisper/cmake' : 'build/whisper/dev');
 }
 
@@ -69,7 +72,7 @@ function binDir(root: string, cpu: CpuVariants): string {
   return existsSync(join(bin, 'Release')) ? join(bin, 'Release') : bin;
 }
 
-export function cliBinaryPath(root: string, cpu: CpuVariants = 'all'): string {
+export function cliBinaryPath(root: string, cpu: CpuVariants = 'host'): string {
   return join(binDir(root, cpu), `whisper-cli${exe}`);
 }
 
@@ -113,7 +116,8 @@ export function cmakeDefines(
   };
   // x86-64 (and arm64 Linux): one CPU module per instruction-set level, the best one chosen at run time.
   // Apple Silicon builds one arm64 module (every M-series chip has the same features).
-  if (cpu === 'host') Object.assign(defines, hostCpuDefines());
+  // a host build names Linux's /proc/cpuinfo flags; elsewhere it builds what ships
+  if (cpu === 'host' && platform === 'linux') Object.assign(defines, hostCpuDefines());
   else if (platform !== 'darwin' || arch === 'x64') defines.GGML_CPU_ALL_VARIANTS = 'ON';
   if (platform === 'darwin') {
     defines.GGML_METAL = gpu === 'metal' ? 'ON' : 'OFF';
@@ -233,7 +237,7 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
   if (missing) return { status: 'no-toolchain', missing, outputs: [], gpu, ms: 0 };
   const { root } = options;
   const before = existsSync(workerBinaryPath(root)) ? statSync(workerBinaryPath(root)).mtimeMs : 0;
-  const cpu = options.cpu ?? 'all';
+  const cpu = options.cpu ?? 'host';
   const dir = cmakeBuildDir(root, cpu);
   // a toolkit found by auto but incomplete (nvcc without cuBLAS) must not stop the CPU build, nor be retried on
   // every build (a configure costs seconds); a forced one fails the build, and --force tries again

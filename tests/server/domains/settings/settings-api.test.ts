@@ -27,7 +27,7 @@ describe('instance settings', () => {
     expect(body).toMatchObject({
       editable: false,
       saved: null,
-      running: { dataDir: srv.dataDir, whisperThreads: 2 },
+      running: { dataDir: srv.dataDir, whisperThreads: 2, whisperDevice: 'auto' },
     });
     expect(body.running.url).toBe(srv.url);
     const refused = await patch({ whisperThreads: 4 });
@@ -52,8 +52,19 @@ describe('instance settings', () => {
     });
   });
 
+  it('the Whisper device is saved and applies at once: the worker restarts on it, no restart of Folio', async () => {
+    const res = await patch({ whisperDevice: 'cpu' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.running.whisperDevice).toBe('cpu');
+    expect(body.saved.whisperDevice).toBe('cpu');
+    expect(srv.services.engine.devicePreference()).toBe('cpu');
+    expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')).whisperDevice).toBe('cpu');
+  });
+
   it('rejects bad values with 400 naming the field, and keeps the saved file unchanged', async () => {
     for (const body of [
+      { whisperDevice: 'tpu' },
       { port: 80 },
       { whisperThreads: 0 },
       { dataDir: 'relative/path' },
