@@ -9,7 +9,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -22,8 +22,8 @@ const donePath = (dir: string, index: number) => join(dir, `${index}.done`);
 /** Ends in .tmp: the start-up sweep removes the claims of PUTs a crash cut off. */
 const claimPath = (dir: string, index: number) => join(dir, `${index}.writing.tmp`);
 
-/** Where a part's bytes go: byte `start` of `file` (an open handle, closed once written) or of a new file at `path`. */
-export type Target = { start: number } & ({ file: FileHandle } | { path: string });
+/** Where a part's bytes go: byte `start` of the file at `path`, which exists (`inPlace`) or is made anew. */
+export type Target = { path: string; start: number; inPlace?: boolean };
 
 /**
  * Streams `body` into `target`, hashing it; resolves once exactly `expected` bytes came. `running` (a copy of the
@@ -54,10 +54,7 @@ export async function receiveInto(
   const stopWatching = finished(body, (error) => error && meter.destroy(error));
   try {
     const options = { start: target.start, highWaterMark: 1 << 20 };
-    const out =
-      'file' in target
-        ? createWriteStream('', { ...options, fd: target.file }) // closes the handle when done
-        : createWriteStream(target.path, options);
+    const out = createWriteStream(target.path, { ...options, flags: target.inPlace ? 'r+' : 'w' });
     await pipeline(meter, out);
     if (size !== expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
@@ -79,20 +76,19 @@ export async function receiveInto(
 export const createDataFile = (dir: string) => writeFile(dataPath(dir), '', { flag: 'a' });
 
 /**
- * The data file open for writing part `index` (under its claim; the part counts as missing from now until it is
- * done), unless a complete has linked it out (a second name: it is becoming, or
- * became, an asset's bytes) and a part written now would change them: then 409.
+ * Readies the data file for writing part `index` (under its claim; the part counts as missing from now until it
+ * is done), unless a complete has linked it out (a second name: it is becoming, or became, an asset's bytes) and a
+ * part written now would change them: then 409. A complete that links it after this check sees the claim and
+ * gives up instead (part-store.ts `join`).
  */
-export async function openForPart(dir: string, index: number): Promise<FileHandle> {
-  const file = await open(dataPath(dir), 'r+');
-  if ((await file.stat()).nlink > 1) {
-    await file.close();
+export async function readyForPart(dir: string, index: number): Promise<string> {
+  const path = dataPath(dir);
+  if ((await stat(path)).nlink > 1)
     throw conflict(
       `Part ${index} arrived while the upload is being completed; send it again if complete fails`,
     );
-  }
   await rm(donePath(dir, index), { force: true }); // its range is about to change: not received until done
-  return file;
+  return path;
 }
 
 /** Part writes under way (their claims): a complete that sees one cannot trust the file it linked. */
@@ -137,9 +133,9 @@ export const isDone = (dir: string, index: number) =>
     () => false,
   );
 
-/** Copies a re-sent part, received whole and checked in `tmp`, over its range of the open data file. */
-export async function copyInto(tmp: string, file: FileHandle, start: number): Promise<void> {
-  const out = createWriteStream('', { fd: file, start, highWaterMark: 1 << 20 }); // closes the handle when done
+/** Copies a re-sent part, received whole and checked in `tmp`, over its range of the data file at `path`. */
+export async function copyInto(tmp: string, path: string, start: number): Promise<void> {
+  const out = createWriteStream(path, { flags: 'r+', start, highWaterMark: 1 << 20 });
   await pipeline(createReadStream(tmp, { highWaterMark: 1 << 20 }), out);
 }
 

@@ -26,7 +26,7 @@ import {
   hashFrom,
   isDone,
   markDone,
-  openForPart,
+  readyForPart,
   receiveInto,
   removeStaleTemps,
   unmark,
@@ -111,8 +111,7 @@ async function receiveAgain(
     },
   );
   const commit = async () => {
-    const file = await openForPart(dir, index);
-    await copyInto(tmp, file, start);
+    await copyInto(tmp, await readyForPart(dir, index), start);
     await markDone(dir, index, part);
   };
   return settleOnce(part, () => commit().finally(drop), drop);
@@ -134,8 +133,8 @@ export function diskParts(partsRoot: string): PartStore {
       try {
         if (await isDone(dir, index))
           return await receiveAgain(dir, index, start, { body, expected, running }, release);
-        const file = await openForPart(dir, index);
-        const part = await receiveInto(body, { file, start }, index, expected, running);
+        const path = await readyForPart(dir, index);
+        const part = await receiveInto(body, { path, start, inPlace: true }, index, expected, running);
         return settleOnce(part, () => markDone(dir, index, part).finally(release), release);
       } catch (error) {
         await release();
@@ -161,7 +160,7 @@ export function diskParts(partsRoot: string): PartStore {
         );
       }
       // A second name, not a copy: the parts stay whole until the complete succeeds and removes them, and a part
-      // PUT opening the file from now on sees the link and is refused (openForPart).
+      // PUT readying the file from now on sees the link and is refused (readyForPart).
       await link(dataPath(dir), target);
       const now = await doneParts(dir);
       const changed = range(upload.partCount).some((i) => now.get(i)?.sha256 !== upload.parts[i]?.sha256);
