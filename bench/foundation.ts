@@ -1,6 +1,7 @@
 /**
- * Foundation bench (bench/README.md "Foundation"): (a) framework overhead, Folio vs a bare node:http handler sending
- * the same JSON bytes; (b) write latency with 1k / 10k / 100k records in one workspace's key collection, fsync on
+ * Foundation bench (bench/README.md "Foundation"): (a) framework overhead, Folio vs a bare Koa app and a bare
+ * node:http handler sending the same JSON (`GET /api/v1/me` with a key, a session's key list, and a 50-asset page of
+ * a workspace holding `--assets` assets, default 10,000, served by the peers from memory); (b) write latency with 1k / 10k / 100k records in one workspace's key collection, fsync on
  * and off, beside json-server 0.17.4 (lowdb 1) on the same records. Every server runs in its own process; wrk
  * (C) generates the load. `npx tsx bench/foundation.ts [--seconds 5] [--rounds 3] [--sizes 1000,10000,100000]`
  * (`--sizes ''` runs only the overhead part).
@@ -20,6 +21,7 @@ const argOf = (name: string) => {
 const seconds = Number(argOf('seconds')) || 5;
 const rounds = Number(argOf('rounds')) || 3;
 const sizes = (argOf('sizes') ?? '1000,10000,100000').split(',').filter(Boolean).map(Number);
+const assetCount = Number(argOf('assets') ?? 10_000);
 const work = await mkdtemp(join(tmpdir(), 'folio-bench-foundation-'));
 const children: ChildProcess[] = [];
 
@@ -64,11 +66,11 @@ const rssMb = async (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 type FolioInfo = { url: string; cookie: string; key: string; keyIds: string[] };
-async function startFolio(name: string, fsync: boolean, seed: number) {
+async function startFolio(name: string, fsync: boolean, seed: number, assets = 0) {
   const dir = join(work, name);
   const { proc, line } = await spawnUntil(
     process.execPath,
-    ['--import', 'tsx', 'bench/lib/folio-child.ts', dir, fsync ? '1' : '0', String(seed)],
+    ['--import', 'tsx', 'bench/lib/folio-child.ts', dir, fsync ? '1' : '0', String(seed), String(assets)],
     /^\{"url"/,
   );
   return { proc, ...(JSON.parse(line) as FolioInfo) };
@@ -87,11 +89,12 @@ async function startBare(body: Buffer, name: string, script = 'bare-child') {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load1 = () => loadavg()[0].toFixed(2);
 const f1 = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(n >= 10 ? 1 : 2)) : '—');
 
 // ---- (a) framework overhead ----
 async function overhead() {
-  const folio = await startFolio('overhead', true, 0);
+  const folio = await startFolio('overhead', true, 0, assetCount);
   const session = { cookie: folio.cookie, origin: folio.url };
   for (let i = 0; i < 4; i++)
     await fetch(`${folio.url}/api/v1/api-keys`, {
@@ -107,12 +110,21 @@ async function overhead() {
   const listBytes = Buffer.from(
     await (await fetch(`${folio.url}/api/v1/api-keys`, { headers: { cookie: folio.cookie } })).arrayBuffer(),
   );
+  const keyHeaders = { authorization: `Bearer ${folio.key}` };
+  const pagePath = '/api/v1/assets?limit=50';
+  const page = await fetch(`${folio.url}${pagePath}`, { headers: keyHeaders });
+  const pageBytes = Buffer.from(await page.arrayBuffer());
+  if (!page.ok || (JSON.parse(pageBytes.toString()) as { data: unknown[] }).data.length !== 50)
+    throw new Error(`${pagePath} did not answer 50 assets: ${page.status}`);
   const bareMe = await startBare(meBytes, 'me');
   const bareList = await startBare(listBytes, 'list');
+  const barePage = await startBare(pageBytes, 'page');
   const koaMe = await startBare(meBytes, 'koa-me', 'koa-child');
   const koaList = await startBare(listBytes, 'koa-list', 'koa-child');
+  const koaPage = await startBare(pageBytes, 'koa-page', 'koa-child');
   const me = 'GET /api/v1/me (key)';
   const list = 'GET /api/v1/api-keys (session, 6 keys)';
+  const assets = `GET ${pagePath} (key, ${assetCount} assets)`;
   const targets: { test: string; server: string; url: string; headers: Record<string, string> }[] = [
     {
       test: me,
@@ -125,30 +137,54 @@ async function overhead() {
     { test: list, server: 'Folio', url: `${folio.url}/api/v1/api-keys`, headers: { cookie: folio.cookie } },
     { test: list, server: 'bare Koa 3, same JSON', url: `${koaList.url}/api/v1/api-keys`, headers: {} },
     { test: list, server: 'bare node:http', url: `${bareList.url}/api/v1/api-keys`, headers: {} },
+    { test: assets, server: 'Folio', url: `${folio.url}${pagePath}`, headers: keyHeaders },
+    { test: assets, server: 'bare Koa 3, same JSON', url: `${koaPage.url}${pagePath}`, headers: {} },
+    { test: assets, server: 'bare node:http', url: `${barePage.url}${pagePath}`, headers: {} },
   ];
   const runs = targets.map(() => [] as WrkRun[]);
-  for (let r = 0; r < rounds; r++)
+  const loads: string[] = [];
+  for (let r = 0; r < rounds; r++) {
+    loads.push(load1());
     for (const [i, t] of targets.entries())
       runs[i].push(await wrk(t.url, { connections: 10, seconds, headers: t.headers }));
+  }
+  loads.push(load1());
   const rows = targets.map((t, i) => ({
     ...t,
+    best: Math.max(...runs[i].map((x) => x.reqPerSec)),
     reqPerSec: median(runs[i].map((x) => x.reqPerSec)),
     p50: median(runs[i].map((x) => x.p50)),
     p99: median(runs[i].map((x) => x.p99)),
     non2xx: runs[i].reduce((n, x) => n + x.non2xx, 0),
   }));
-  const lines = ['| test | server | req/s | p50 ms | p99 ms | vs bare |', '|---|---|---|---|---|---|'];
+  const lines = [
+    '| test | server | req/s median (best) | p50 ms | p99 ms | vs bare Koa, median (best) | vs bare node:http |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
+    const koa = rows.find((x) => x.test === r.test && x.server.startsWith('bare Koa'))!;
     const bare = rows.find((x) => x.test === r.test && x.server === 'bare node:http')!;
-    const ratio =
-      r === bare
-        ? ''
-        : `${r.server === 'Folio' ? '**' : ''}${(r.reqPerSec / bare.reqPerSec).toFixed(2)}×${r.server === 'Folio' ? '**' : ''}`;
+    const bold = (s: string) => (r.server === 'Folio' ? `**${s}**` : s);
+    const vsKoa =
+      r.server === 'Folio'
+        ? bold(`${(r.reqPerSec / koa.reqPerSec).toFixed(2)}× (${(r.best / koa.best).toFixed(2)}×)`)
+        : '';
+    const vsBare = r === bare ? '' : `${(r.reqPerSec / bare.reqPerSec).toFixed(2)}×`;
     lines.push(
-      `| ${r.test} | ${r.server} | ${r.reqPerSec.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${ratio}${r.non2xx ? ` (${r.non2xx} non-2xx!)` : ''} |`,
+      `| ${r.test} | ${r.server} | ${r.reqPerSec.toFixed(0)} (${r.best.toFixed(0)}) | ${f1(r.p50)} | ${f1(r.p99)} | ${vsKoa} | ${vsBare}${r.non2xx ? ` (${r.non2xx} non-2xx!)` : ''} |`,
     );
   }
-  for (const p of [folio.proc, bareMe.proc, bareList.proc, koaMe.proc, koaList.proc]) await stop(p);
+  lines.push('', `1-min load average before each round and at the end: ${loads.join(', ')}`);
+  for (const p of [
+    folio.proc,
+    bareMe.proc,
+    bareList.proc,
+    barePage.proc,
+    koaMe.proc,
+    koaList.proc,
+    koaPage.proc,
+  ])
+    await stop(p);
   return lines.join('\n');
 }
 

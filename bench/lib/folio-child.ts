@@ -1,15 +1,23 @@
-// Folio for the bench, in its own process: `node --import tsx bench/lib/folio-child.ts <dataDir> <fsync 0|1> <seedKeys>`.
-// Seeds `seedKeys` API-key records (about 300 B each, like json-server's) in the owner's workspace through the
-// store, restarts on the same data dir (so the run starts from snapshot + journal as after any restart), and
-// prints one JSON line: { url, cookie, key, keyIds }.
+// Folio for the bench, in its own process:
+// `node --import tsx bench/lib/folio-child.ts <dataDir> <fsync 0|1> <seedKeys> [seedAssets]`.
+// Seeds `seedKeys` API-key records (about 300 B each, like json-server's) and `seedAssets` asset records (as an
+// upload stores them, without bytes: a list never reads them) in the owner's workspace through the store, restarts
+// on the same data dir (so the run starts from snapshot + journal as after any restart), and prints one JSON line:
+// { url, cookie, key, keyIds }. With FOLIO_CPU_PROFILE=<file> it profiles its thread from then on and writes the
+// V8 CPU profile there on SIGTERM (seeding stays out of the profile).
 
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createServer } from '../../server/app.js';
+import { newAssetKey } from '../../server/domains/assets/asset-key.js';
+import { assetsCollection, searchTextOf } from '../../server/domains/assets/collections.js';
 import { apiKeys } from '../../server/domains/keys/collections.js';
 import { mintSecret } from '../../server/domains/keys/secret.js';
 
-const [dataDir, fsyncArg, seedArg] = process.argv.slice(2);
+const [dataDir, fsyncArg, seedArg, assetsArg] = process.argv.slice(2);
 const fsync = fsyncArg === '1';
 const seed = Number(seedArg ?? 0);
+const seedAssets = Number(assetsArg ?? 0);
 const limits = {
   jsonBytes: 1 << 20,
   uploadBytes: 1 << 20,
@@ -54,6 +62,29 @@ for (let start = 0; start < seed; start += 1000) {
   });
   await Promise.all(batch);
 }
+const assets = server.services.store.collection(assetsCollection, me.workspace.id);
+for (let start = 0; start < seedAssets; start += 1000) {
+  const batch = Array.from({ length: Math.min(1000, seedAssets - start) }, (_, j) => {
+    const n = start + j;
+    const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
+    const named = { displayName: `Photo ${n}`, filename: `photo-${n}.png`, tags: ['bench', `t${n % 10}`] };
+    return assets.insert({
+      id: `ast_seed${String(n).padStart(15, '0')}`,
+      key: newAssetKey(),
+      ...named,
+      type: 'image',
+      size: 1000 + n,
+      contentType: 'image/png',
+      sha256: 'a'.repeat(64),
+      width: 640,
+      height: 480,
+      searchText: searchTextOf(named),
+      createdAt: at,
+      updatedAt: at,
+    });
+  });
+  await Promise.all(batch);
+}
 await server.close();
 server = await createServer(config, quiet);
 ({ url } = await server.listen());
@@ -63,5 +94,17 @@ const res = await fetch(`${url}/api/v1/api-keys`, {
   body: JSON.stringify({ name: 'bench', services: ['assets'] }),
 });
 const { secret } = (await res.json()) as { secret: string };
+const profilePath = process.env.FOLIO_CPU_PROFILE;
+const inspector = profilePath ? new Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.start');
+}
 console.log(JSON.stringify({ url, cookie, key: secret, keyIds }));
-process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
+process.on('SIGTERM', async () => {
+  if (inspector && profilePath)
+    await writeFile(profilePath, JSON.stringify((await inspector.post('Profiler.stop')).profile));
+  await server.close();
+  process.exit(0);
+});
