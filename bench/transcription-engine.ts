@@ -264,7 +264,13 @@ clip, 2 threads, load average 3.6:
 | folio worker 1.6.2 (model loaded once) | 177 | 61.25, 5.36, 6.01 | 0.089 | 0.100 | 81, 81, 81 |
 | whisper.cpp 1.6.2 \`main\` spawned per file | 137 | 6.76, 5.69, 5.55 | 0.093 | 0.095 | 81, 81, 81 |
 
+Build, measured 2026-11-26 on this VM while other sessions kept it at load 8-14 on 2 cores (so read as upper
+bounds): one CPU module (\`FOLIO_WHISPER_CPU=host\`, the default for a checkout) took 1,065 s of compile job time,
+ggml-base + ggml 206 s, the worker (whisper.cpp compiled in) 213 s, at 2 jobs; \`whisper-cli\` for this bench 110 s
+more. A build with nothing changed: 0.9 s (5.3 s with \`tsx\` starting). \`--cpu all\` (15 x86-64 CPU modules, what
+\`npm run dist\` ships) is ~15× the one-module compile and was not completed here.
+
 GPU rows (base, medium, large-v3 dimensions beside the CPU) come from \`scripts/gpu-bench.sh\` on a machine with an
-NVIDIA GPU (DEVELOPERS.md "Transcription on a GPU"); none has been run for this build yet.
+NVIDIA GPU (DEVELOPERS.md "Benchmarks"); none has been run for this build yet.
 `;
 }
