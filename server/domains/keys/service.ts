@@ -8,14 +8,11 @@ import type { ApiKey, ApiKeyRow } from './schema.js';
 import { hashSecret, isWellFormed, mintSecret, sameHash } from './secret.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** How many presented secrets' hashes are remembered before the memo starts over. */
-const HASH_MEMO_SIZE = 1000;
 
 export function createKeyService({ store }: { store: Store }) {
   const keys = store.instance(apiKeys);
   const now = () => new Date().toISOString();
   const toPublic = ({ hash: _hash, ...key }: ApiKeyRow): ApiKey => key;
-  const hashOf = memoizeHashes();
 
   async function create(workspaceId: string, input: { name: string; services: ServiceName[] }) {
     const { secret, prefix, hash } = mintSecret();
@@ -53,11 +50,11 @@ export function createKeyService({ store }: { store: Store }) {
 
   /** Looks the key up by its SHA-256 hash (a unique field), then compares the hashes in constant time. */
   async function resolve(secret: string): Promise<Extract<Viewer, { kind: 'key' }> | undefined> {
-    const presented = hashOf(secret);
-    if (!presented) return undefined;
-    const found = await store.lookup(apiKeys, 'hash', presented.hex);
+    if (!isWellFormed(secret)) return undefined;
+    const presented = hashSecret(secret);
+    const found = await store.lookup(apiKeys, 'hash', presented.toString('hex'));
     const key = found?.row;
-    if (!key || !sameHash(Buffer.from(key.hash, 'hex'), presented.bytes)) return undefined;
+    if (!key || !sameHash(Buffer.from(key.hash, 'hex'), presented)) return undefined;
     touch(key);
     return { kind: 'key', keyId: key.id, workspaceId: key.workspaceId, services: key.services };
   }
@@ -81,27 +78,6 @@ export function createKeyService({ store }: { store: Store }) {
     dropWorkspace: async (workspaceId: string) => {
       for (const key of await keys.all({ workspaceId })) await keys.remove(key.id);
     },
-  };
-}
-
-/**
- * The SHA-256 of a well-formed secret (undefined for a malformed one), remembered for the secrets presented lately:
- * agents send the same key on every call, and the checksum and hash were the largest part of resolving it
- * (bench/README.md "Foundation"). Only the hash is remembered, never what it grants: the key's row is still read
- * from the store on every request, so a revoked key or a change of its services counts at once, on every node.
- * Bounded, and started over when full, so random secrets cannot grow it.
- */
-function memoizeHashes() {
-  const memo = new Map<string, { hex: string; bytes: Buffer }>();
-  return (secret: string) => {
-    let hashed = memo.get(secret);
-    if (hashed) return hashed;
-    if (!isWellFormed(secret)) return undefined;
-    const bytes = hashSecret(secret);
-    hashed = { hex: bytes.toString('hex'), bytes };
-    if (memo.size >= HASH_MEMO_SIZE) memo.clear();
-    memo.set(secret, hashed);
-    return hashed;
   };
 }
 
