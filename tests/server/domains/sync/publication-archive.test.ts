@@ -49,7 +49,11 @@ async function expectBothSides(p: SyncPair, slug: string, want: Json) {
   expect(await openConflicts(p, 'all')).toEqual([]);
 }
 
-describe('an archive after a new version', () => {
+// Each test starts a desktop and a hosted server and renders in fresh render processes: 10-20 s alone, about three
+// times that while the whole suite shares two cores.
+const TWO_SERVERS = { timeout: 180_000 };
+
+describe('an archive after a new version', TWO_SERVERS, () => {
   it('made on the desktop syncs in one run: both sides archived at version 2, no conflict', async () => {
     pair = await start();
     const api = await publishedAndSynced(pair, 'desktop', 'archived-after');

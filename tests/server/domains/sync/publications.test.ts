@@ -72,7 +72,11 @@ async function publicationsOf(srv: SyncPair['desktop'], workspaceId: string) {
   return new Map([...all].filter(([key]) => PUBLICATION_KINDS.some((k) => key.startsWith(`${k}:`))));
 }
 
-describe('publications between a desktop and a hosted Folio', () => {
+// Each test starts a desktop and a hosted server and renders in fresh render processes: 10-20 s alone, about three
+// times that while the whole suite shares two cores.
+const TWO_SERVERS = { timeout: 180_000 };
+
+describe('publications between a desktop and a hosted Folio', TWO_SERVERS, () => {
   it('push every version in order, arrive private, render there (a chart’s data asset too), and a second run changes nothing', async () => {
     pair = await start();
     const { desktop, hosted, hostedKey, workspaceId } = pair;
@@ -297,68 +301,72 @@ describe('publications between a desktop and a hosted Folio', () => {
   });
 });
 
-describe('what a version embeds needs its service on the key that pushes it, as through the API', () => {
-  const bars = {
-    data: { values: [{ q: 'a', r: 3 }] },
-    mark: 'bar',
-    encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'r', type: 'quantitative' } },
-  };
-  const embedding = (chart: string) => ({
-    children: [
-      { type: 'markdown', text: 'Notes' },
-      { type: 'chart', slug: chart },
-    ],
-  });
-
-  it('an artifacts-only key cannot push a version embedding a chart (403, that record alone), and the desktop still takes one it pulls', async () => {
-    pair = await start({ services: ['artifacts'] });
-    const { desktop, hosted, desktopKey, hostedKey } = pair;
-    const here = desktop.as({ bearer: desktopKey.bearer });
-    await call(here, '/api/v1/charts', 'POST', { title: 'Desk chart', slug: 'desk-chart', spec: bars });
-    await call(here, '/api/v1/artifacts', 'POST', {
-      title: 'Desk notes',
-      slug: 'desk-notes',
-      document: embedding('desk-chart'),
-    });
-    await call(here, '/api/v1/artifacts', 'POST', {
-      title: 'Plain',
-      slug: 'desk-plain',
-      document: { children: [{ type: 'markdown', text: 'nothing embedded' }] },
-    });
-    // Published on the hosted side by its owner's session, which has every service.
-    const web = hosted.as(hosted.owner);
-    await call(web, '/api/v1/charts', 'POST', { title: 'Web chart', slug: 'web-chart', spec: bars });
-    await call(web, '/api/v1/artifacts', 'POST', {
-      title: 'Web notes',
-      slug: 'web-notes',
-      document: embedding('web-chart'),
+describe(
+  'what a version embeds needs its service on the key that pushes it, as through the API',
+  TWO_SERVERS,
+  () => {
+    const bars = {
+      data: { values: [{ q: 'a', r: 3 }] },
+      mark: 'bar',
+      encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'r', type: 'quantitative' } },
+    };
+    const embedding = (chart: string) => ({
+      children: [
+        { type: 'markdown', text: 'Notes' },
+        { type: 'chart', slug: chart },
+      ],
     });
 
-    const summary = await pair.sync();
-    // The version is refused, so its item (sent after it) has nothing to stand on; nothing else fails.
-    expect(summary.errors, JSON.stringify(summary.errors)).toEqual([
-      expect.objectContaining({
-        kind: 'artifact-version',
-        phase: 'push',
-        error:
-          'This API key is not enabled for the charts service, so it cannot embed what /children/1/slug names',
-      }),
-      expect.objectContaining({
-        kind: 'artifact',
-        phase: 'push',
-        error: expect.stringContaining('No version'),
-      }),
-    ]);
-    const there = hosted.as({ bearer: hostedKey.bearer });
-    expect((await there('/api/v1/artifacts/desk-notes')).status).toBe(404);
-    expect(await call(there, '/api/v1/artifacts/desk-plain', 'GET')).toMatchObject({ version: 1 });
-    // The desktop applies what it pulls as its owner does, with every service.
-    const pulled = await call(here, '/api/v1/artifacts/web-notes', 'GET');
-    expect(pulled).toMatchObject({ version: 1, visibility: 'private', document: embedding('web-chart') });
-  });
-});
+    it('an artifacts-only key cannot push a version embedding a chart (403, that record alone), and the desktop still takes one it pulls', async () => {
+      pair = await start({ services: ['artifacts'] });
+      const { desktop, hosted, desktopKey, hostedKey } = pair;
+      const here = desktop.as({ bearer: desktopKey.bearer });
+      await call(here, '/api/v1/charts', 'POST', { title: 'Desk chart', slug: 'desk-chart', spec: bars });
+      await call(here, '/api/v1/artifacts', 'POST', {
+        title: 'Desk notes',
+        slug: 'desk-notes',
+        document: embedding('desk-chart'),
+      });
+      await call(here, '/api/v1/artifacts', 'POST', {
+        title: 'Plain',
+        slug: 'desk-plain',
+        document: { children: [{ type: 'markdown', text: 'nothing embedded' }] },
+      });
+      // Published on the hosted side by its owner's session, which has every service.
+      const web = hosted.as(hosted.owner);
+      await call(web, '/api/v1/charts', 'POST', { title: 'Web chart', slug: 'web-chart', spec: bars });
+      await call(web, '/api/v1/artifacts', 'POST', {
+        title: 'Web notes',
+        slug: 'web-notes',
+        document: embedding('web-chart'),
+      });
 
-describe('documents from the other side are not trusted', () => {
+      const summary = await pair.sync();
+      // The version is refused, so its item (sent after it) has nothing to stand on; nothing else fails.
+      expect(summary.errors, JSON.stringify(summary.errors)).toEqual([
+        expect.objectContaining({
+          kind: 'artifact-version',
+          phase: 'push',
+          error:
+            'This API key is not enabled for the charts service, so it cannot embed what /children/1/slug names',
+        }),
+        expect.objectContaining({
+          kind: 'artifact',
+          phase: 'push',
+          error: expect.stringContaining('No version'),
+        }),
+      ]);
+      const there = hosted.as({ bearer: hostedKey.bearer });
+      expect((await there('/api/v1/artifacts/desk-notes')).status).toBe(404);
+      expect(await call(there, '/api/v1/artifacts/desk-plain', 'GET')).toMatchObject({ version: 1 });
+      // The desktop applies what it pulls as its owner does, with every service.
+      const pulled = await call(here, '/api/v1/artifacts/web-notes', 'GET');
+      expect(pulled).toMatchObject({ version: 1, visibility: 'private', document: embedding('web-chart') });
+    });
+  },
+);
+
+describe('documents from the other side are not trusted', TWO_SERVERS, () => {
   const hostile = `<svg viewBox="0 0 100 40" onload="alert(1)"><script>alert(2)</script><rect class="node" x="0" y="0" width="100" height="40"/><text class="label" x="50" y="20">ok</text><a href="javascript:alert(3)"><text class="label" x="5" y="5">x</text></a></svg>`;
 
   it('a version with an id of the wrong form from the hosted side fails alone; the run goes on', async () => {
