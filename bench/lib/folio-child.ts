@@ -54,7 +54,7 @@ for (let start = 0; start < seed; start += 1000) {
       name: `seeded key ${start + j}`,
       services: ['assets', 'transcription'],
       prefix,
-      hash: hash.toString('hex'),
+      hash,
       createdAt: at,
       updatedAt: at,
       lastUsedAt: null,

@@ -5,8 +5,9 @@
  * same browser may retry within the lifetime; it is consumed in the unit of work that makes the asset, so an asset
  * never exists beside an unused grant. "Single use" means at most one asset per grant. Expired grants are swept.
  */
-import { createHash } from 'node:crypto';
+
 import { gone, unauthorized } from '../../http/errors.js';
+import { hashSecret } from '../../http/secret-hash.js';
 import type { GrantInfo } from '../../http/viewer.js';
 import { newId, randomBase62 } from '../../store/ids.js';
 import type { Store, UnitOfWork } from '../../store/types.js';
@@ -110,7 +111,3 @@ export function createUploadGrants(store: Store, now: () => number = () => Date.
 }
 
 export type UploadGrants = ReturnType<typeof createUploadGrants>;
-
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}

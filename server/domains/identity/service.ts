@@ -1,6 +1,7 @@
 /** Identity: sign-in links, sessions, profiles and the invite-only waitlist (docs/api.md, docs/headless.md). */
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
+import { hashSecret } from '../../http/secret-hash.js';
 import type { Viewer } from '../../http/viewer.js';
 import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/types.js';
@@ -8,7 +9,7 @@ import type { WorkspaceService } from '../workspaces/service.js';
 import * as collections from './collections.js';
 import { createMailer } from './mailer.js';
 import type { Profile, User, WaitlistEntry } from './schema.js';
-import { hashToken, newToken } from './tokens.js';
+import { newToken } from './tokens.js';
 
 const SESSION_DAYS = 30;
 const LINK_MINUTES = 15;
@@ -64,7 +65,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     const url = `${origin}/auth/callback?token=${token}`;
     const listed = announce && !mailer;
     await links.insert({
-      id: hashToken(token),
+      id: hashSecret(token),
       email,
       createdAt: now(),
       expiresAt,
@@ -77,7 +78,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
 
   /** Redeems a link once. Invited → approved session (first time: profile + personal workspace); else pending. */
   async function redeemLink(token: string): Promise<{ token: string; maxAgeMs: number } | undefined> {
-    const id = hashToken(token);
+    const id = hashSecret(token);
     const at = now();
     // One step: of two requests racing with the same link, exactly one redeems it.
     const link = await links.update(id, { usedAt: at }, { if: { usedAt: null, expiresAt: { gt: at } } });
@@ -88,7 +89,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     const sessionToken = newToken();
     const maxAgeMs = SESSION_DAYS * 86_400_000;
     await sessions.insert({
-      id: hashToken(sessionToken),
+      id: hashSecret(sessionToken),
       email: link.email,
       userId: user?.id ?? null,
       createdAt: now(),
@@ -114,7 +115,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
   }
 
   async function resolveSession(token: string): Promise<Extract<Viewer, { kind: 'session' }> | undefined> {
-    const row = await sessions.get(hashToken(token));
+    const row = await sessions.get(hashSecret(token));
     if (!row || row.expiresAt < now()) return undefined;
     return {
       kind: 'session',

@@ -1,11 +1,12 @@
 /** API keys: bound to one workspace, scoped to services, secret shown once and stored as a hash. */
 import { notFound } from '../../http/errors.js';
+import { hashSecret } from '../../http/secret-hash.js';
 import type { ServiceName, Viewer } from '../../http/viewer.js';
 import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/types.js';
 import { apiKeys } from './collections.js';
 import type { ApiKey, ApiKeyRow } from './schema.js';
-import { hashSecret, isWellFormed, mintSecret, sameHash } from './secret.js';
+import { isWellFormed, mintSecret, sameHash } from './secret.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -23,7 +24,7 @@ export function createKeyService({ store }: { store: Store }) {
       name: input.name,
       services: input.services,
       prefix,
-      hash: hash.toString('hex'),
+      hash,
       createdAt: at,
       updatedAt: at,
       lastUsedAt: null,
@@ -52,9 +53,8 @@ export function createKeyService({ store }: { store: Store }) {
   async function resolve(secret: string): Promise<Extract<Viewer, { kind: 'key' }> | undefined> {
     if (!isWellFormed(secret)) return undefined;
     const presented = hashSecret(secret);
-    const found = await store.lookup(apiKeys, 'hash', presented.toString('hex'));
-    const key = found?.row;
-    if (!key || !sameHash(Buffer.from(key.hash, 'hex'), presented)) return undefined;
+    const key = (await store.lookup(apiKeys, 'hash', presented))?.row;
+    if (!key || !sameHash(key.hash, presented)) return undefined;
     touch(key);
     return { kind: 'key', keyId: key.id, workspaceId: key.workspaceId, services: key.services };
   }

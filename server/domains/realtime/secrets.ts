@@ -4,8 +4,9 @@
  * it in one conditional write, so a second connect, even a concurrent one through another node, is refused with
  * 410. Bound to the workspace that minted it.
  */
-import { createHash } from 'node:crypto';
+
 import { gone } from '../../http/errors.js';
+import { hashSecret } from '../../http/secret-hash.js';
 import type { GrantInfo } from '../../http/viewer.js';
 import { newId, randomBase62 } from '../../store/ids.js';
 import type { Store } from '../../store/types.js';
@@ -24,7 +25,7 @@ export function createRealtimeSecrets(store: Store, now: () => number = Date.now
     const secret = `${REALTIME_SECRET_PREFIX}${randomBase62(32)}`;
     const expiresAt = iso(now() + expiresInSeconds * 1000);
     const row = {
-      id: hash(secret),
+      id: hashSecret(secret),
       sessionId: newId('rts'),
       workspaceId,
       createdAt: iso(now()),
@@ -38,7 +39,7 @@ export function createRealtimeSecrets(store: Store, now: () => number = Date.now
   /** For authenticate.ts: consumes the secret; used or expired ones answer 410, unknown ones 401. */
   async function resolve(secret: string): Promise<GrantInfo | undefined> {
     if (!SECRET.test(secret)) return undefined;
-    const id = hash(secret);
+    const id = hashSecret(secret);
     const at = iso(now());
     const claimed = await secrets.update(id, { usedAt: at }, { if: { usedAt: null, expiresAt: { gt: at } } });
     if (claimed) return { id: claimed.sessionId, purpose: 'realtime', workspaceId: claimed.workspaceId };
@@ -61,5 +62,3 @@ export function createRealtimeSecrets(store: Store, now: () => number = Date.now
 }
 
 export type RealtimeSecrets = ReturnType<typeof createRealtimeSecrets>;
-
-const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInLinks } from '../../../../server/domains/identity/collections.js';
-import { hashToken } from '../../../../server/domains/identity/tokens.js';
+import { hashSecret } from '../../../../server/http/secret-hash.js';
 import { type ChildServer, spawnServer } from '../../../helpers/child-server.js';
 import { startTestServer } from '../../../helpers/server.js';
 
@@ -160,7 +160,7 @@ describe('sign-in links', () => {
     try {
       const link = await srv.services.identity.mintSignInLink('late@example.com', srv.url);
       const token = new URL(link).searchParams.get('token')!;
-      await srv.services.store.instance(signInLinks).update(hashToken(token), {
+      await srv.services.store.instance(signInLinks).update(hashSecret(token), {
         expiresAt: new Date(Date.now() - 1000).toISOString(),
       });
       for (const url of [link, `${srv.url}/auth/callback?token=nope`]) {

@@ -29,7 +29,7 @@ describe('backfill of keys created before services existed', () => {
         workspaceId: workspace.id,
         name: 'legacy',
         prefix,
-        hash: hash.toString('hex'),
+        hash,
         createdAt: at,
         updatedAt: at,
         lastUsedAt: null,
