@@ -10,6 +10,7 @@ import { clientAddress, type ProxyTrust } from './client-address.js';
 import type { AnyRoute } from './define-route.js';
 import { HttpError, unsupportedMediaType } from './errors.js';
 import { type InvokeDeps, invokeRoute } from './invoke-route.js';
+import { JsonText } from './json-text.js';
 import { addressedOrigins, checkSessionOrigin } from './origin-check.js';
 import type { RateLimiter } from './rate-limit.js';
 import { readJsonBody } from './read-json.js';
@@ -30,11 +31,13 @@ export type MountDeps = InvokeDeps & {
  * every route's pattern in turn. A path known with another method answers 405.
  */
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Middleware {
+  const chains = new Map(routes.map((route) => [route, routeChain(route, deps)]));
   const groups = new Map<string, Router>();
-  for (const route of routes) {
+  for (const [route, chain] of chains) {
     const key = groupOfRoute(route.path);
     if (!groups.has(key)) groups.set(key, new Router());
-    addRoute(groups.get(key)!, route, deps);
+    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+    groups.get(key)![verb](route.path, chain);
   }
   const dispatch = new Map(
     [...groups].map(([key, router]) => [
@@ -42,10 +45,33 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Middleware {
       compose([router.routes(), router.allowedMethods(ALLOWED_METHODS)]) as Middleware,
     ]),
   );
+  const exact = exactRoutes(chains, groups);
   return function routeDispatch(ctx, next) {
+    const found = exact.get(`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${ctx.path}`);
+    if (found) {
+      ctx.params = {};
+      ctx._matchedRoute = found.path;
+      return found.chain(ctx, next);
+    }
     const group = dispatch.get(groupOfRequest(ctx.path));
     return group ? group(ctx, next) : next();
   };
+}
+
+/**
+ * Paths without parameters (`/api/v1/me`, `/api/v1/assets`, the hottest agent calls), found by one Map lookup
+ * instead of the router's patterns. Only a path that no other route of its method also matches is taken, so the
+ * router would have run the same chain; anything else (a trailing slash, another method's 405, OPTIONS) still
+ * goes through the router.
+ */
+function exactRoutes(chains: Map<AnyRoute, Middleware>, groups: Map<string, Router>) {
+  const exact = new Map<string, { path: string; chain: Middleware }>();
+  for (const [route, chain] of chains) {
+    if (/[:*{(]/.test(route.path)) continue;
+    const matches = groups.get(groupOfRoute(route.path))!.match(route.path, route.method).pathAndMethod;
+    if (matches.length === 1) exact.set(`${route.method} ${route.path}`, { path: route.path, chain });
+  }
+  return exact;
 }
 
 const ALLOWED_METHODS = {
@@ -81,17 +107,15 @@ function groupOfRoute(path: string): string {
   return group.join('/');
 }
 
-function addRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
-  const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
-  router[verb](route.path, async function routeChain(ctx: Context) {
+function routeChain(route: AnyRoute, deps: MountDeps): Middleware {
+  return async function routeChain(ctx: Context) {
     if (route.cors) ctx.set(route.cors); // before anything can fail, so a browser can read error bodies too
+    const bearer = bearerOf(ctx.get('authorization') || undefined);
     const result = await invokeRoute(
       route,
       {
-        credentials: {
-          bearer: bearerOf(ctx.get('authorization') || undefined),
-          sessionToken: ctx.cookies.get(SESSION_COOKIE),
-        },
+        // A bearer token wins over the cookie (authenticate.ts), so the cookie is only parsed without one.
+        credentials: bearer ? { bearer } : { sessionToken: ctx.cookies.get(SESSION_COOKIE) },
         params: ctx.params,
         query: ctx.query,
         readBody: () => readJson(ctx, deps.jsonLimit),
@@ -105,7 +129,7 @@ function addRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
       deps,
     );
     writeResult(ctx, result, route.status ?? 200);
-  });
+  };
 }
 
 async function admitHttp(ctx: Context, { viewer, workspace }: Authorized, deps: MountDeps): Promise<void> {
@@ -129,7 +153,11 @@ async function readJson(ctx: Context, limit: number): Promise<unknown> {
 
 export function writeResult(ctx: Context, result: unknown, status: number): void {
   if (isReply(result)) writeReply(ctx, result);
-  else if (result === undefined) {
+  else if (result instanceof JsonText) {
+    ctx.status = status;
+    ctx.body = result.text;
+    ctx.type = 'application/json';
+  } else if (result === undefined) {
     ctx.status = 204;
   } else {
     ctx.status = status;
