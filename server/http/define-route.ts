@@ -7,6 +7,7 @@
 // writes the response itself), so the compiler shows which routes can also be called as MCP tools.
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { JsonText } from './json-text.js';
 import type { Reply } from './reply.js';
 import type { RouteServices } from './route-services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
@@ -44,8 +45,11 @@ export type RouteInput<A, P, Q, B> = Caller<A> & {
   idempotencyKey?: string;
 };
 
-/** What a handler may answer: the response schema's shape, or a reply (bytes, stream, redirect, empty). */
-export type RouteResult<R> = R extends z.ZodType ? z.input<R> | Reply : unknown;
+/**
+ * What a handler may answer: the response schema's shape, that shape with its JSON text already made (JsonText), or
+ * a reply (bytes, stream, redirect, empty).
+ */
+export type RouteResult<R> = R extends z.ZodType ? z.input<R> | JsonText<z.input<R>> | Reply : unknown;
 
 type RouteFields<A, P, Q, B, R> = {
   method: Method;

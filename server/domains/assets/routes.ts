@@ -5,12 +5,11 @@ import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
 import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
-import { presentAsset } from './present-asset.js';
+import { presentAsset, presentAssetPage } from './present-asset.js';
 import {
   Asset,
   AssetList,
   AssetParams,
-  type AssetRecord,
   ListAssetsQuery,
   MintGrantBody,
   PatchAssetBody,
@@ -114,10 +113,7 @@ export const listAssets = defineRoute({
     '`type` (image|audio|video|document|svg|other), `search` (displayName, filename, tags), `tags` (comma list, all must match), `limit` 1-200 (default 50), `cursor` from `nextCursor`.',
   handler: async ({ workspace, query, origin }, { assets }) => {
     const page = await assets.list(workspace.id, query);
-    return {
-      data: page.rows.map((a: AssetRecord) => presentAsset(a, origin)),
-      nextCursor: page.nextCursor,
-    };
+    return presentAssetPage(page.rows, page.nextCursor, origin);
   },
 });
 

@@ -65,6 +65,7 @@ export const Asset = z.object({
 export type Asset = z.infer<typeof Asset>;
 
 export const AssetList = z.object({ data: z.array(Asset), nextCursor: z.string().nullable() });
+export type AssetList = z.infer<typeof AssetList>;
 
 export const ListAssetsQuery = z.object({
   type: AssetType.optional(),

@@ -3,6 +3,7 @@
 // template `folio://<capability>/{id}`, derived from each `<capability>_get` tool with a `<capability>_list`
 // beside it. Every read runs through the backing route, so scoping and 404s are those of REST.
 import { invokeRoute } from '../../http/invoke-route.js';
+import { answerValue } from '../../http/json-text.js';
 import { isReply } from '../../http/reply.js';
 import type { ServiceName } from '../../http/viewer.js';
 import type { Capability, NamedRoute } from '../capability.js';
@@ -114,7 +115,7 @@ export function templateResources(tools: McpTool[], routes: NamedRoute[]): Templ
         service: get.service,
         async list(r) {
           // A key whose service was withdrawn since the session began lists nothing here rather than failing.
-          const page = (await list.call({ limit: 50 }, reader(r)).catch(() => ({}))) as {
+          const page = answerValue(await list.call({ limit: 50 }, reader(r)).catch(() => ({}))) as {
             data?: Array<Record<string, unknown>>;
           };
           return (page.data ?? []).map((row) => ({

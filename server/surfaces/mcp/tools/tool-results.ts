@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toResponse } from '../../../http/error-boundary.js';
 import { payloadTooLarge } from '../../../http/errors.js';
+import { JsonText } from '../../../http/json-text.js';
 import { isReply, type Reply } from '../../../http/reply.js';
 
 const MAX_INLINE_BYTES = 16 << 20;
@@ -12,7 +13,12 @@ const MAX_INLINE_BYTES = 16 << 20;
 export async function toolResult(name: string, result: unknown): Promise<CallToolResult> {
   if (isReply(result)) return replyResult(name, result);
   if (result === undefined) return { content: [{ type: 'text', text: `${name}: done` }] };
-  const text = `${summarize(name, result)}\n${JSON.stringify(result)}`;
+  if (result instanceof JsonText) return jsonResult(name, result.value, result.text);
+  return jsonResult(name, result, JSON.stringify(result));
+}
+
+function jsonResult(name: string, result: unknown, json: string): CallToolResult {
+  const text = `${summarize(name, result)}\n${json}`;
   const structured = isObject(result) ? { structuredContent: result } : {};
   return { content: [{ type: 'text', text }], ...structured };
 }

@@ -96,6 +96,29 @@ describe('assets API: upload → list → patch → serve → delete', () => {
     expect((await (await s.api(`/api/v1/assets/${first.id}`)).json()).displayName).toBe('Renamed');
   });
 
+  it('a list page shows a patch at once, and the URLs of the address it was asked on', async () => {
+    const page = async (origin = s.url) =>
+      (await (await fetch(`${origin}/api/v1/assets?limit=3`, { headers: s.auth })).json()).data as Array<{
+        id: string;
+        displayName: string;
+        tags: string[];
+        urls: { file: string };
+      }>;
+    const [before] = await page(); // the page's JSON is now kept for these records
+    const renamed = await s.api(`/api/v1/assets/${before.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ displayName: 'Listed again', tags: ['fresh'] }),
+    });
+    expect(renamed.status).toBe(200);
+    const [after] = await page();
+    expect(after).toMatchObject({ id: before.id, displayName: 'Listed again', tags: ['fresh'] });
+    const viaLocalhost = s.url.replace('127.0.0.1', 'localhost');
+    const [named] = await page(viaLocalhost);
+    expect(named.urls.file.startsWith(`${viaLocalhost}/f/`)).toBe(true);
+    expect((await page())[0].urls.file.startsWith(`${s.url}/f/`)).toBe(true);
+  });
+
   it('keeps usage exact through upload and delete, and delete removes bytes and derivatives', async () => {
     const list = async () =>
       (await (await s.api('/api/v1/assets?limit=200')).json()).data as {
