@@ -19,7 +19,9 @@
 #include "whisper.cpp"
 
 #include "device.h"
-#include "json.h"
+
+// nlohmann's single-header JSON, as whisper.cpp's own examples/ ships it (CMakeLists.txt adds the folder)
+#include "json.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -46,10 +48,17 @@ std::mutex g_job_mutex;
 std::string g_current_job;
 std::set<std::string> g_cancelled; // cancels that arrived before their job started
 
-using folio::json_num;
-using folio::json_str;
+// ordered: the fields go out in the order they are set, as the protocol at the top of this file lists them
+using json = nlohmann::ordered_json;
 
-void emit(const std::string & line) {
+// Seconds with millisecond precision (as the events always had); NaN or infinity would be written as null.
+double rounded(double v, double scale = 1000) {
+    return std::isfinite(v) ? std::round(v * scale) / scale : 0;
+}
+
+void emit(const json & event) {
+    // text from a random-weight model can be invalid UTF-8: replaced by U+FFFD rather than thrown on
+    const std::string line = event.dump(-1, ' ', false, json::error_handler_t::replace);
     std::lock_guard<std::mutex> lock(g_out_mutex);
     fwrite(line.data(), 1, line.size(), stdout);
     fputc('\n', stdout);
@@ -57,8 +66,13 @@ void emit(const std::string & line) {
 }
 
 void emit_error(const std::string & id, const std::string & code, const std::string & message) {
-    emit("{\"event\":\"error\",\"id\":" + json_str(id) + ",\"code\":" + json_str(code) +
-         ",\"message\":" + json_str(message) + "}");
+    emit({{"event", "error"}, {"id", id}, {"code", code}, {"message", message}});
+}
+
+// A command's string field; absent or of another type reads as empty.
+std::string field(const json & cmd, const char * key) {
+    auto it = cmd.find(key);
+    return it != cmd.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 
@@ -67,7 +81,7 @@ void emit_error(const std::string & id, const std::string & code, const std::str
 struct Queue {
     std::mutex m;
     std::condition_variable cv;
-    std::deque<std::map<std::string, std::string>> items;
+    std::deque<json> items;
     bool closed = false;
 };
 
@@ -75,15 +89,16 @@ void read_stdin(Queue * q) {
     std::string line;
     while (std::getline(std::cin, line)) {
         if (line.empty()) continue;
-        std::map<std::string, std::string> cmd;
-        if (!folio::parse_flat_json(line, cmd)) {
-            emit_error("", "bad_command", "could not parse command line as a flat JSON object");
+        json cmd = json::parse(line, nullptr, false); // no exceptions: a bad line is discarded
+        if (!cmd.is_object()) {
+            emit_error("", "bad_command", "could not parse command line as a JSON object");
             continue;
         }
-        if (cmd["cmd"] == "cancel") {
+        if (field(cmd, "cmd") == "cancel") {
+            const std::string id = field(cmd, "id");
             std::lock_guard<std::mutex> lock(g_job_mutex);
-            if (!g_current_job.empty() && (cmd["id"].empty() || cmd["id"] == g_current_job)) g_abort = true;
-            else if (!cmd["id"].empty()) g_cancelled.insert(cmd["id"]);
+            if (!g_current_job.empty() && (id.empty() || id == g_current_job)) g_abort = true;
+            else if (!id.empty()) g_cancelled.insert(id);
             continue;
         }
         std::lock_guard<std::mutex> lock(q->m);
@@ -129,7 +144,7 @@ bool is_special(whisper_context * ctx, whisper_token id, const char * text) {
 
 // Tokens merge into words: a token starting with a space starts a new word; special tokens are skipped.
 // With DTW, a word starts at its first token's DTW time and ends where the next word starts.
-std::string words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t seg_t1, bool dtw) {
+json words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t seg_t1, bool dtw) {
     struct Word { std::string text; int64_t t0, t1, dtw0; double p_sum; int n; };
     std::vector<Word> words;
     const int n = whisper_full_n_tokens(ctx, seg);
@@ -153,19 +168,16 @@ std::string words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t s
             if (i + 1 < words.size() && words[i + 1].dtw0 >= 0) words[i].t1 = words[i + 1].dtw0;
         }
     }
-    std::string out = "[";
-    bool first = true;
+    json out = json::array();
     for (Word & w : words) {
         size_t b = w.text.find_first_not_of(' ');
         if (b == std::string::npos) continue;
         int64_t t0 = std::max(seg_t0, std::min(w.t0, seg_t1));
         int64_t t1 = std::max(t0, std::min(w.t1, seg_t1));
-        if (!first) out += ",";
-        first = false;
-        out += "{\"word\":" + json_str(w.text.substr(b)) + ",\"start\":" + json_num(t0 / 100.0) +
-               ",\"end\":" + json_num(t1 / 100.0) + ",\"probability\":" + json_num(w.p_sum / w.n, 4) + "}";
+        out.push_back({{"word", w.text.substr(b)}, {"start", rounded(t0 / 100.0)}, {"end", rounded(t1 / 100.0)},
+                       {"probability", rounded(w.p_sum / w.n, 10000)}});
     }
-    return out + "]";
+    return out;
 }
 
 bool g_dtw = false;
@@ -176,10 +188,9 @@ void on_segment(whisper_context * ctx, whisper_state *, int n_new, void * user) 
     for (int s = n - n_new; s < n; s++) {
         const int64_t t0 = whisper_full_get_segment_t0(ctx, s);
         const int64_t t1 = whisper_full_get_segment_t1(ctx, s);
-        emit("{\"event\":\"segment\",\"id\":" + json_str(job->id) + ",\"index\":" + std::to_string(s) +
-             ",\"start\":" + json_num(t0 / 100.0) + ",\"end\":" + json_num(t1 / 100.0) +
-             ",\"text\":" + json_str(whisper_full_get_segment_text(ctx, s)) +
-             ",\"words\":" + words_json(ctx, s, t0, t1, g_dtw) + "}");
+        emit({{"event", "segment"}, {"id", job->id}, {"index", s}, {"start", rounded(t0 / 100.0)},
+              {"end", rounded(t1 / 100.0)}, {"text", whisper_full_get_segment_text(ctx, s)},
+              {"words", words_json(ctx, s, t0, t1, g_dtw)}});
     }
 }
 
@@ -188,28 +199,29 @@ void on_progress(whisper_context *, whisper_state *, int progress, void * user) 
     if (progress > 99) progress = 99; // 100 is only sent with done
     if (progress <= job->last_percent) return;
     job->last_percent = progress;
-    emit("{\"event\":\"progress\",\"id\":" + json_str(job->id) + ",\"percent\":" + std::to_string(progress) + "}");
+    emit({{"event", "progress"}, {"id", job->id}, {"percent", progress}});
 }
 
 bool on_abort(void *) { return g_abort.load(); }
 bool on_encoder_begin(whisper_context *, whisper_state *, void *) { return !g_abort.load(); }
 
-void transcribe(whisper_context * ctx, std::map<std::string, std::string> & cmd, int default_threads) {
+void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
     JobCtx job;
-    job.id = cmd["id"];
+    job.id = field(cmd, "id");
     std::vector<float> pcm;
     std::string err;
-    if (!read_pcm(cmd["pcm"], pcm, err)) { emit_error(job.id, "bad_audio", err); return; }
+    if (!read_pcm(field(cmd, "pcm"), pcm, err)) { emit_error(job.id, "bad_audio", err); return; }
     job.duration = pcm.size() / (float) WHISPER_SAMPLE_RATE;
 
     whisper_full_params p = whisper_full_default_params(WHISPER_SAMPLING_GREEDY);
-    const int threads = cmd.count("threads") ? atoi(cmd["threads"].c_str()) : default_threads;
+    const auto asked = cmd.find("threads");
+    const int threads = asked != cmd.end() && asked->is_number() ? (int) asked->get<double>() : 0;
     p.n_threads = threads > 0 ? threads : default_threads;
     p.print_progress = p.print_realtime = p.print_timestamps = p.print_special = false;
     p.token_timestamps = true;
     p.temperature_inc = 0.0f; // no temperature fallback: greedy, one pass
     p.greedy.best_of = 1;
-    std::string language = cmd.count("language") && !cmd["language"].empty() ? cmd["language"] : "auto";
+    std::string language = field(cmd, "language").empty() ? "auto" : field(cmd, "language");
     if (!whisper_is_multilingual(ctx)) language = "en";
     if (language != "auto" && whisper_lang_id(language.c_str()) < 0) {
         emit_error(job.id, "bad_language", "unknown language code: " + language);
@@ -217,7 +229,7 @@ void transcribe(whisper_context * ctx, std::map<std::string, std::string> & cmd,
     }
     p.language = language.c_str();
     p.detect_language = false;
-    std::string prompt = cmd["prompt"];
+    const std::string prompt = field(cmd, "prompt");
     if (!prompt.empty()) p.initial_prompt = prompt.c_str();
     p.new_segment_callback = on_segment;
     p.new_segment_callback_user_data = &job;
@@ -231,8 +243,7 @@ void transcribe(whisper_context * ctx, std::map<std::string, std::string> & cmd,
     if (rc != 0) { emit_error(job.id, "failed", "whisper_full failed with code " + std::to_string(rc)); return; }
     const int lang_id = whisper_full_lang_id(ctx);
     const char * lang = lang_id >= 0 ? whisper_lang_str(lang_id) : language.c_str();
-    emit("{\"event\":\"done\",\"id\":" + json_str(job.id) + ",\"language\":" + json_str(lang ? lang : "") +
-         ",\"duration\":" + json_num(job.duration) + "}");
+    emit({{"event", "done"}, {"id", job.id}, {"language", lang ? lang : ""}, {"duration", rounded(job.duration)}});
 }
 
 std::string g_log_errors; // errors ggml and whisper log while the model loads: the reason for a fallback
@@ -276,12 +287,9 @@ void set_cpu_abort(whisper_context * ctx) {
     }
 }
 
-std::string device_json(const folio::Device & d, int threads) {
-    std::string features = "[";
-    for (size_t i = 0; i < d.features.size(); i++) features += (i ? "," : "") + json_str(d.features[i]);
-    return "{\"kind\":" + json_str(d.kind) + ",\"backend\":" + json_str(d.backend) + ",\"name\":" + json_str(d.name) +
-           ",\"threads\":" + std::to_string(threads) + ",\"simd\":" + json_str(d.simd) + ",\"features\":" +
-           features + "]}";
+json device_json(const folio::Device & d, int threads) {
+    return {{"kind", d.kind}, {"backend", d.backend}, {"name", d.name}, {"threads", threads}, {"simd", d.simd},
+            {"features", d.features}};
 }
 
 // The text layers and heads a model has, from its ggml header (magic, n_vocab, 4 audio fields, n_text_ctx,
@@ -376,20 +384,17 @@ int main(int argc, char ** argv) {
     if (!ctx) { emit_error("", "model_invalid", "whisper.cpp could not load the model: " + model); return 3; }
     g_dtw = cparams.dtw_token_timestamps && !cparams.flash_attn;
     set_cpu_abort(ctx);
-    emit("{\"event\":\"loaded\",\"pid\":" + std::to_string(getpid()) + ",\"load_ms\":" +
-         std::to_string((ggml_time_us() - t0) / 1000) + ",\"multilingual\":" +
-         (whisper_is_multilingual(ctx) ? "true" : "false") + ",\"dtw\":" + (g_dtw ? "true" : "false") +
-         ",\"flashAttn\":" + (cparams.flash_attn ? "true" : "false") + ",\"preference\":" + json_str(preference) +
-         ",\"device\":" + device_json(device, threads) +
-         ",\"fallback\":" + (device.fallback.empty() ? "null" : json_str(device.fallback)) +
-         ",\"gpuDevices\":" + std::to_string(gpu_devices) +
-         ",\"version\":" + json_str(whisper_version()) + ",\"system\":" + json_str(whisper_print_system_info()) + "}");
+    emit({{"event", "loaded"}, {"pid", getpid()}, {"load_ms", (ggml_time_us() - t0) / 1000},
+          {"multilingual", whisper_is_multilingual(ctx) != 0}, {"dtw", g_dtw}, {"flashAttn", cparams.flash_attn},
+          {"preference", preference}, {"device", device_json(device, threads)},
+          {"fallback", device.fallback.empty() ? json(nullptr) : json(device.fallback)},
+          {"gpuDevices", gpu_devices}, {"version", whisper_version()}, {"system", whisper_print_system_info()}});
 
     Queue q;
     std::thread reader(read_stdin, &q);
     reader.detach(); // getline cannot be interrupted; the thread ends with the process
     while (true) {
-        std::map<std::string, std::string> cmd;
+        json cmd;
         {
             std::unique_lock<std::mutex> lock(q.m);
             q.cv.wait(lock, [&] { return q.closed || !q.items.empty(); });
@@ -397,12 +402,13 @@ int main(int argc, char ** argv) {
             cmd = q.items.front();
             q.items.pop_front();
         }
-        if (cmd["cmd"] == "quit") break;
-        if (cmd["cmd"] != "transcribe") { emit_error(cmd["id"], "bad_command", "unknown command: " + cmd["cmd"]); continue; }
+        const std::string name = field(cmd, "cmd"), id = field(cmd, "id");
+        if (name == "quit") break;
+        if (name != "transcribe") { emit_error(id, "bad_command", "unknown command: " + name); continue; }
         {
             std::lock_guard<std::mutex> lock(g_job_mutex);
-            g_current_job = cmd["id"];
-            g_abort = g_cancelled.erase(cmd["id"]) > 0;
+            g_current_job = id;
+            g_abort = g_cancelled.erase(id) > 0;
         }
         transcribe(ctx, cmd, threads);
         std::lock_guard<std::mutex> lock(g_job_mutex);

@@ -194,8 +194,8 @@ export function createWorkerProcess(options: WorkerOptions) {
         cmd: 'transcribe',
         id,
         pcm: job.pcmPath,
-        language: job.language,
-        prompt: job.prompt,
+        language: job.language && wellFormed(job.language),
+        prompt: job.prompt && wellFormed(job.prompt),
         threads: job.threads,
       });
     });
@@ -231,3 +231,8 @@ export function createWorkerProcess(options: WorkerOptions) {
 }
 
 export type WorkerProcess = ReturnType<typeof createWorkerProcess>;
+
+/** Lone UTF-16 surrogates as U+FFFD: the worker's JSON parser refuses their escapes, and the job would never start. */
+function wellFormed(text: string): string {
+  return text.replace(/\p{Cs}/gu, '\uFFFD');
+}
