@@ -97,8 +97,8 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
 
   async function runJob(pcmPath: string, duration: number, opts: TranscribeOptions): Promise<EngineResult> {
     if (opts.signal?.aborted) throw new TranscriptionAbortedError();
-    const segments: Segment[] = [];
-    const normalize = createSegmentNormalizer(duration);
+    let segments: Segment[] = [];
+    let normalize = createSegmentNormalizer(duration);
     const progress = createProgressReporter(opts.onProgress);
     const { language } = await worker.run(
       { pcmPath, language: opts.language, prompt: opts.prompt, threads: opts.threads },
@@ -109,6 +109,11 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
           const segment = normalize(raw);
           segments.push(segment);
           opts.onSegment?.(segment);
+        },
+        onRestart: () => {
+          // the GPU failed: the CPU sends every segment again, from the first
+          segments = [];
+          normalize = createSegmentNormalizer(duration);
         },
       },
     );

@@ -1,8 +1,10 @@
 /**
  * One long-lived folio-whisper-worker child (resources/whisper-worker/worker.cpp): newline-delimited
- * JSON both ways, one job at a time, restarted on the next job if it dies.
+ * JSON both ways, one job at a time, restarted on the next job if it dies. A job that fails on a GPU is run
+ * again on the CPU, where this worker stays.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DevicePreference, LoadedDevice } from './device.js';
@@ -21,6 +23,8 @@ export interface WorkerJob {
 export interface WorkerJobHandlers {
   onProgress?(percent: number): void;
   onSegment?(segment: RawSegment): void;
+  /** The job failed on the GPU and starts over on the CPU: the segments it sent so far are void. */
+  onRestart?(): void;
   signal?: AbortSignal;
 }
 
@@ -56,6 +60,10 @@ export function createWorkerProcess(options: WorkerOptions) {
   let loadedDevice: LoadedDevice | undefined;
   let nextId = 1;
   let closed = false;
+  /** Why the worker left the GPU after a job failed there; from then on it starts on the CPU. */
+  let gpuFailure: string | undefined;
+  /** Job errors the GPU may have caused: the worker died, or whisper.cpp failed to compute (not bad input). */
+  const deviceFaults = new WeakSet<Error>();
 
   function start(): Promise<void> {
     if (closed) return Promise.reject(new EngineError('failed', 'the whisper engine is closed'));
@@ -71,7 +79,8 @@ export function createWorkerProcess(options: WorkerOptions) {
       const args = ['--model', options.modelPath, '--threads', String(options.threads)];
       if (options.dtwPreset) args.push('--dtw', options.dtwPreset);
       // the backend modules are installed beside the worker (scripts/lib/whisper-build.ts)
-      args.push('--device', options.device ?? 'auto', '--modules', dirname(options.workerPath));
+      args.push('--device', gpuFailure ? 'cpu' : (options.device ?? 'auto'));
+      args.push('--modules', dirname(options.workerPath));
       const proc = spawn(options.workerPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
       child = proc;
       let loaded = false;
@@ -92,7 +101,7 @@ export function createWorkerProcess(options: WorkerOptions) {
             loadedDevice = {
               device: event.device,
               preference: options.device ?? 'auto',
-              fallback: event.fallback ?? null,
+              fallback: gpuFailure ?? event.fallback ?? null,
               gpuDevices: event.gpuDevices ?? 0,
             };
           resolve();
@@ -130,13 +139,14 @@ export function createWorkerProcess(options: WorkerOptions) {
         if (job?.cancelled) {
           job.reject(new TranscriptionAbortedError());
           start().catch(() => undefined); // the next job should not wait for the model load
-        } else
-          job?.reject(
-            new EngineError(
-              'worker_crashed',
-              `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
-            ),
+        } else if (job) {
+          const crash = new EngineError(
+            'worker_crashed',
+            `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
           );
+          deviceFaults.add(crash);
+          job.reject(crash);
+        }
       });
     });
   }
@@ -146,10 +156,14 @@ export function createWorkerProcess(options: WorkerOptions) {
     if (!job || event.id !== job.id) return;
     if (event.event === 'progress') job.handlers.onProgress?.(event.percent ?? 0);
     else if (event.event === 'segment') job.handlers.onSegment?.(event as unknown as RawSegment);
-    else if (event.event === 'done' || event.event === 'error') {
+    else if (event.event === 'done') {
       running = undefined;
-      if (event.event === 'done') job.resolve({ language: event.language ?? '' });
-      else job.reject(jobError(event));
+      job.resolve({ language: event.language ?? '' });
+    } else if (event.event === 'error') {
+      running = undefined;
+      const error = jobError(event);
+      if (event.code === 'failed') deviceFaults.add(error); // whisper_full's own failure, e.g. a GPU kernel's
+      job.reject(error);
     }
   }
 
@@ -157,7 +171,31 @@ export function createWorkerProcess(options: WorkerOptions) {
     child?.stdin.write(`${JSON.stringify(command)}\n`);
   }
 
+  /** Runs a job; one that fails on the GPU runs again once, on the CPU. */
   async function runNow(job: WorkerJob, handlers: WorkerJobHandlers): Promise<{ language: string }> {
+    try {
+      return await attempt(job, handlers);
+    } catch (error) {
+      const onGpu = loadedDevice?.device.kind === 'gpu' && !gpuFailure;
+      if (!onGpu || closed || !deviceFaults.has(error as Error)) throw error;
+      await restartOnCpu(`GPU failed during a job: ${(error as Error).message}; using the CPU`);
+      handlers.onRestart?.();
+      return attempt(job, handlers);
+    }
+  }
+
+  /** Stops the worker (a GPU that failed a job may be left in any state); the next start loads on the CPU. */
+  async function restartOnCpu(reason: string): Promise<void> {
+    gpuFailure = reason;
+    const proc = child;
+    if (proc) {
+      const exited = once(proc, 'exit');
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  async function attempt(job: WorkerJob, handlers: WorkerJobHandlers): Promise<{ language: string }> {
     if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
     await start();
     if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
