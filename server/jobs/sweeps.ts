@@ -24,13 +24,17 @@ export function sweepsOf({
     // Nothing left behind: realtime secrets that expired or were used.
     async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
     // Parts of uploads nobody completed, and part directories a crash left before their record: parts are files or
-    // blobs, outside the records' transaction.
+    // blobs, outside the records' transaction. At start on one node, a complete a crash cut off is opened again.
     async (startup) => {
-      const { expired, orphans } = await chunkedUploads.sweep({
+      const { expired, reopened, orphans } = await chunkedUploads.sweep({
         startup: idleAtStart(startup),
         graceMs: graceMs(startup),
       });
-      return { 'expired chunked uploads': expired, 'orphaned chunked upload directories': orphans };
+      return {
+        'expired chunked uploads': expired,
+        'chunked uploads reopened after a complete cut off': reopened,
+        'orphaned chunked upload directories': orphans,
+      };
     },
     // Asset bytes put before a crash cut off their unit of work's commit: a blob store has no part in that transaction.
     async (startup) => ({ 'asset files without a record': await assets.sweepOrphans(graceMs(startup)) }),

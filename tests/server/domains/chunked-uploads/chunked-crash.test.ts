@@ -1,7 +1,11 @@
 // Chunked complete is idempotent across a crash: if it dies after making the asset and transcript but before
 // recording its result, the retried complete answers the same asset and transcript and makes no second one.
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chunkedUploads } from '../../../../server/domains/chunked-uploads/collections.js';
 import type { FaultInjector } from '../../../../server/store/file/faults.js';
 import { hostedTests } from '../../../helpers/hosted/backend.js';
 import { startTestServer } from '../../../helpers/server.js';
@@ -54,6 +58,58 @@ describe.skipIf(!engineBuilt || hostedTests)('chunked complete across a crash', 
       expect(done.asset.size).toBe(bytes.length);
     } finally {
       await srv.close();
+    }
+  });
+
+  it('a complete cut off by the end of its process is opened again at start, so the next complete goes ahead', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'folio-chunked-restart-'));
+    try {
+      let srv = await startTestServer({ dataDir });
+      const { bearer, workspaceId } = await srv.createKeyDetails({ services: ['transcription', 'assets'] });
+      const bytes = randomBytes(6000);
+      let api = srv.as({ bearer });
+      const up = (await (
+        await api('/api/v1/uploads/chunked', {
+          method: 'POST',
+          body: JSON.stringify({
+            filename: 'b.wav',
+            contentType: 'audio/wav',
+            size: bytes.length,
+            partSize: 4096,
+          }),
+        })
+      ).json()) as Json;
+      for (let i = 0; i < 2; i++) {
+        const res = await api(`/api/v1/uploads/chunked/${up.uploadId}/parts/${i}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: bytes.subarray(i * 4096, (i + 1) * 4096),
+        });
+        expect(res.status).toBe(200);
+      }
+      // What a process that died inside its complete leaves: the upload taken, with a lease of minutes still to run.
+      const records = srv.services.store.collection(chunkedUploads, workspaceId);
+      const taken = await records.update(up.uploadId, {
+        status: 'completing',
+        claimUntil: new Date(Date.now() + 10 * 60_000).toISOString(),
+      });
+      expect(taken?.status).toBe('completing');
+      expect((await api(`/api/v1/uploads/chunked/${up.uploadId}/complete`, { method: 'POST' })).status).toBe(
+        409,
+      );
+      await srv.close();
+
+      srv = await startTestServer({ dataDir });
+      api = srv.as({ bearer });
+      try {
+        const done = await api(`/api/v1/uploads/chunked/${up.uploadId}/complete`, { method: 'POST' });
+        expect(done.status).toBe(200);
+        expect(((await done.json()) as Json).asset.size).toBe(bytes.length);
+      } finally {
+        await srv.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
