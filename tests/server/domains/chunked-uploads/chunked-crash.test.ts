@@ -11,6 +11,31 @@ import { hostedTests } from '../../../helpers/hosted/backend.js';
 import { startTestServer } from '../../../helpers/server.js';
 import { engineBuilt, type Json } from '../../../helpers/transcription.js';
 
+type Api = ReturnType<Awaited<ReturnType<typeof startTestServer>>['as']>;
+
+/** Begins a chunked upload of `bytes` in 4 KiB parts and sends every part. */
+async function sendAllParts(
+  api: Api,
+  bytes: ReturnType<typeof randomBytes>,
+  filename: string,
+): Promise<Json> {
+  const up = (await (
+    await api('/api/v1/uploads/chunked', {
+      method: 'POST',
+      body: JSON.stringify({ filename, contentType: 'audio/wav', size: bytes.length, partSize: 4096 }),
+    })
+  ).json()) as Json;
+  for (let i = 0; i * 4096 < bytes.length; i++) {
+    const res = await api(`/api/v1/uploads/chunked/${up.uploadId}/parts/${i}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes.subarray(i * 4096, (i + 1) * 4096),
+    });
+    expect(res.status).toBe(200);
+  }
+  return up;
+}
+
 // The crash is a fault injected into the file backend's journal (its test seam); PostgreSQL has no such seam.
 describe.skipIf(!engineBuilt || hostedTests)('chunked complete across a crash', () => {
   it('a retried complete finds what the interrupted one made', async () => {
@@ -25,25 +50,7 @@ describe.skipIf(!engineBuilt || hostedTests)('chunked complete across a crash', 
       const key = await srv.createKey({ services: ['transcription', 'assets'] });
       const api = srv.as({ bearer: key });
       const bytes = randomBytes(10_000);
-      const up = (await (
-        await api('/api/v1/uploads/chunked', {
-          method: 'POST',
-          body: JSON.stringify({
-            filename: 'a.wav',
-            contentType: 'audio/wav',
-            size: bytes.length,
-            partSize: 4096,
-          }),
-        })
-      ).json()) as Json;
-      for (let i = 0; i < 3; i++) {
-        const res = await api(`/api/v1/uploads/chunked/${up.uploadId}/parts/${i}`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/octet-stream' },
-          body: bytes.subarray(i * 4096, (i + 1) * 4096),
-        });
-        expect(res.status).toBe(200);
-      }
+      const up = await sendAllParts(api, bytes, 'a.wav');
       failResult = true;
       const interrupted = await api(`/api/v1/uploads/chunked/${up.uploadId}/complete`, { method: 'POST' });
       expect(interrupted.status).toBe(503);
@@ -68,25 +75,7 @@ describe.skipIf(!engineBuilt || hostedTests)('chunked complete across a crash', 
       const { bearer, workspaceId } = await srv.createKeyDetails({ services: ['transcription', 'assets'] });
       const bytes = randomBytes(6000);
       let api = srv.as({ bearer });
-      const up = (await (
-        await api('/api/v1/uploads/chunked', {
-          method: 'POST',
-          body: JSON.stringify({
-            filename: 'b.wav',
-            contentType: 'audio/wav',
-            size: bytes.length,
-            partSize: 4096,
-          }),
-        })
-      ).json()) as Json;
-      for (let i = 0; i < 2; i++) {
-        const res = await api(`/api/v1/uploads/chunked/${up.uploadId}/parts/${i}`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/octet-stream' },
-          body: bytes.subarray(i * 4096, (i + 1) * 4096),
-        });
-        expect(res.status).toBe(200);
-      }
+      const up = await sendAllParts(api, bytes, 'b.wav');
       // What a process that died inside its complete leaves: the upload taken, with a lease of minutes still to run.
       const records = srv.services.store.collection(chunkedUploads, workspaceId);
       const taken = await records.update(up.uploadId, {
