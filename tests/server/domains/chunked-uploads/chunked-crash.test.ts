@@ -14,11 +14,7 @@ import { engineBuilt, type Json } from '../../../helpers/transcription.js';
 type Api = ReturnType<Awaited<ReturnType<typeof startTestServer>>['as']>;
 
 /** Begins a chunked upload of `bytes` in 4 KiB parts and sends every part. */
-async function sendAllParts(
-  api: Api,
-  bytes: ReturnType<typeof randomBytes>,
-  filename: string,
-): Promise<Json> {
+async function sendAllParts(api: Api, bytes: Buffer<ArrayBuffer>, filename: string): Promise<Json> {
   const up = (await (
     await api('/api/v1/uploads/chunked', {
       method: 'POST',
