@@ -178,7 +178,7 @@ export function createWorkerProcess(options: WorkerOptions) {
     } catch (error) {
       const onGpu = loadedDevice?.device.kind === 'gpu' && !gpuFailure;
       if (!onGpu || closed || !deviceFaults.has(error as Error)) throw error;
-      await restartOnCpu(`GPU failed during a job: ${(error as Error).message}; using the CPU`);
+      await restartOnCpu(`the GPU failed during a job: ${(error as Error).message}`);
       handlers.onRestart?.();
       return attempt(job, handlers);
     }

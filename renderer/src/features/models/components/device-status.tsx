@@ -28,7 +28,8 @@ export function DeviceStatus({ overview }: { overview: ModelsWithDevice }) {
         <div className="callout warning" role="status">
           <TriangleAlert size={16} />
           <span>
-            <strong>The GPU could not be used, so Whisper runs on the CPU.</strong> {device.fallback}
+            <strong>The GPU could not be used, so Whisper runs on the CPU.</strong>{' '}
+            {asSentence(device.fallback)}
           </span>
         </div>
       )}
@@ -63,4 +64,10 @@ function describeChoice(device: TranscriptionDevice, gpuAvailable: boolean | und
     device.preference === 'auto' ? 'Chosen automatically.' : `Set to ${device.preference.toUpperCase()}.`;
   if (gpuAvailable === false) return `${chosen} No GPU backend was found on this computer.`;
   return chosen;
+}
+
+/** The worker's reason (a lower-case clause) as a sentence of its own after the heading. */
+function asSentence(reason: string): string {
+  const text = reason.trim();
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 }
