@@ -199,7 +199,7 @@ export const serveFlags = {
   'whisper-device': {
     type: 'string',
     value: '<auto|cpu|gpu>',
-    help: 'Where Whisper runs: a GPU when one works, the CPU, or the GPU (FOLIO_WHISPER_DEVICE; auto)',
+    help: 'Where Whisper runs: auto (a GPU when one works, else the CPU), cpu or gpu (FOLIO_WHISPER_DEVICE; auto)',
   },
   'whisper-worker': {
     type: 'string',
