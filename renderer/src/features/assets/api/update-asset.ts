@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 import type { Asset } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
@@ -12,8 +13,8 @@ export function useUpdateAsset() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updateAsset,
-    onSuccess: (asset) => {
-      client.setQueryData(wsKey('assets', 'one', asset.id), asset);
+    onSuccess: async (asset) => {
+      await keepAnswer(client, wsKey('assets', 'one', asset.id), asset);
       return client.invalidateQueries({ queryKey: wsKey('assets', 'list') });
     },
   });

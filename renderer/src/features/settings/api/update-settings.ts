@@ -1,6 +1,7 @@
 import type { SettingsView, UpdateSettingsBody } from '@server/domains/settings/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 
 export type SettingsChange = UpdateSettingsBody;
 
@@ -11,8 +12,8 @@ export function useUpdateSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updateSettings,
-    onSuccess: (view) => {
-      client.setQueryData(['settings'], view);
+    onSuccess: async (view) => {
+      await keepAnswer(client, ['settings'], view);
       void client.invalidateQueries({ queryKey: ['models'] }); // the device in use may change at once
     },
   });

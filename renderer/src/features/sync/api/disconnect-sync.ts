@@ -1,6 +1,7 @@
 import type { SyncSettings } from '@server/domains/sync/desktop/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 import { wsKey } from '../../../api/workspace-store';
 
 /** Stops syncing this workspace and forgets its key; what was synced stays on both sides. */
@@ -10,8 +11,8 @@ export function useDisconnectSync() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: disconnectSync,
-    onSuccess: (settings) => {
-      client.setQueryData(wsKey('sync', 'settings'), settings);
+    onSuccess: async (settings) => {
+      await keepAnswer(client, wsKey('sync', 'settings'), settings);
       return client.invalidateQueries({ queryKey: wsKey('sync', 'status') });
     },
   });

@@ -1,6 +1,7 @@
 import type { SyncStatus } from '@server/domains/sync/desktop/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 import { wsKey } from '../../../api/workspace-store';
 
 /** Starts a run (or joins the one under way); the answer is the status right after it started. */
@@ -11,6 +12,6 @@ export function useRunSync() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: runSync,
-    onSuccess: (status) => client.setQueryData(wsKey('sync', 'status'), status),
+    onSuccess: (status) => keepAnswer(client, wsKey('sync', 'status'), status),
   });
 }

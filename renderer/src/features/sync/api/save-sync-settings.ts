@@ -1,6 +1,7 @@
 import type { SyncSettings, SyncSettingsBody } from '@server/domains/sync/desktop/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 import { wsKey } from '../../../api/workspace-store';
 
 /** Saves sync settings; a URL or key is tried against the hosted Folio before anything is kept. */
@@ -11,8 +12,8 @@ export function useSaveSyncSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveSyncSettings,
-    onSuccess: (settings) => {
-      client.setQueryData(wsKey('sync', 'settings'), settings);
+    onSuccess: async (settings) => {
+      await keepAnswer(client, wsKey('sync', 'settings'), settings);
       return client.invalidateQueries({ queryKey: wsKey('sync', 'status') });
     },
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { keepAnswer } from '../../../api/keep-answer';
 import type { Transcript } from '../../../api/types';
 import { wsKey } from '../../../api/workspace-store';
 
@@ -10,8 +11,8 @@ export function useCancelTranscript() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: cancelTranscript,
-    onSuccess: (transcript) => {
-      client.setQueryData(wsKey('transcripts', 'one', transcript.id), transcript);
+    onSuccess: async (transcript) => {
+      await keepAnswer(client, wsKey('transcripts', 'one', transcript.id), transcript);
       return client.invalidateQueries({ queryKey: wsKey('transcripts', 'list') });
     },
   });
