@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { StoreConflict } from '../../store/errors.js';
 import { newId } from '../../store/ids.js';
 import type { Store, UnitOfWork } from '../../store/types.js';
+import { createUnitBatcher } from '../../store/unit-batcher.js';
 import { newAssetKey } from './asset-key.js';
 import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
 import { type FileRules, type IncomingFile, type InspectedFile, inspectFile } from './ingest/inspect-file.js';
@@ -24,17 +25,28 @@ export type AssetMeta = NewAssetMeta & {
 /** More writes that commit with the asset, or not at all (a grant's use). */
 export type Along = (tx: UnitOfWork, record: AssetRecord) => Promise<void>;
 
+export type CreateOptions = {
+  rules?: FileRules;
+  along?: Along;
+  /**
+   * Commit in one unit with the other creates of the workspace waiting at the time (unit-batcher.ts): for a burst of
+   * records that fail only with storage (sync), never with `along`, whose refusal would undo its neighbours.
+   */
+  together?: boolean;
+};
+
 export function createAssetWriter(store: Store) {
   const assets = (workspaceId: string) => store.collection(assetsCollection, workspaceId);
+  const batcher = createUnitBatcher(store);
 
   /** Checks `file` (which this takes ownership of), then moves its bytes into the store with its record. */
   async function create(
     workspaceId: string,
     file: IncomingFile,
     meta: AssetMeta,
-    rules?: FileRules,
-    along?: Along,
+    { rules, along, together = false }: CreateOptions = {},
   ): Promise<AssetRecord> {
+    if (together && along) throw new Error('A create with writes along commits alone');
     const inspected = await inspectFile(file, rules);
     const record = recordOf(meta.id ?? newId('ast'), file.filename, inspected, meta);
     // A fixed id (a retried step) that exists: its bytes are at this key, so they are not written over.
@@ -42,18 +54,17 @@ export function createAssetWriter(store: Store) {
       await rm(file.path, { force: true });
       throw new StoreConflict(assetsCollection.name, 'id', meta.id);
     }
-    const stored = await store
-      .unitOfWork(workspaceId, async (tx) => {
-        await tx.blobs.putFile(assetBlobKey(workspaceId, record.id), file.path);
-        const inserted = await tx.collection(assetsCollection).insert(record).catch(takenMeanwhile(meta));
-        if (inserted instanceof StoreConflict) return inserted;
-        await along?.(tx, inserted);
-        return inserted;
-      })
-      .catch(async (error) => {
-        await rm(file.path, { force: true }); // where the bytes never moved in
-        throw error;
-      });
+    const unitOfWork: Store['unitOfWork'] = together ? batcher.run : (...args) => store.unitOfWork(...args);
+    const stored = await unitOfWork(workspaceId, async (tx) => {
+      await tx.blobs.putFile(assetBlobKey(workspaceId, record.id), file.path);
+      const inserted = await tx.collection(assetsCollection).insert(record).catch(takenMeanwhile(meta));
+      if (inserted instanceof StoreConflict) return inserted;
+      await along?.(tx, inserted);
+      return inserted;
+    }).catch(async (error) => {
+      await rm(file.path, { force: true }); // where the bytes never moved in
+      throw error;
+    });
     if (stored instanceof StoreConflict) throw stored;
     return stored;
   }

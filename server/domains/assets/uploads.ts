@@ -41,8 +41,10 @@ export function createUploads(store: Store, grants: UploadGrants) {
         grant.workspaceId,
         incoming(received),
         { displayName: grant.displayName, tags: grant.tags },
-        { maxBytes: grant.maxBytes, allowedTypes: grant.allowedTypes },
-        (tx, record) => consume(record.id, tx),
+        {
+          rules: { maxBytes: grant.maxBytes, allowedTypes: grant.allowedTypes },
+          along: (tx, record) => consume(record.id, tx),
+        },
       );
     } catch (error) {
       await claim?.release(); // no asset was made: the holder may retry while the grant is valid
@@ -65,6 +67,8 @@ export function createUploads(store: Store, grants: UploadGrants) {
       /** Kept from another instance (sync), so the copy lists where the original does. */
       createdAt?: string;
       updatedAt?: string;
+      /** Commit with other creates waiting at the time (create-asset.ts `CreateOptions`). */
+      together?: boolean;
     },
   ): Promise<AssetRecord> {
     const file = {
@@ -73,8 +77,8 @@ export function createUploads(store: Store, grants: UploadGrants) {
       contentTypeHint: input.contentType,
       sha256: input.sha256,
     };
-    const { id, displayName, tags, createdAt, updatedAt } = input;
-    return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt });
+    const { id, displayName, tags, createdAt, updatedAt, together } = input;
+    return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt }, { together });
   }
 
   return { upload, uploadWithGrant, createFromFile };

@@ -13,6 +13,9 @@ import type { KindAdapter, Payload } from './types.js';
 
 export type Kinds = ReturnType<typeof createKinds>;
 
+/** Lanes written side by side: enough that the records waiting on one commit fill the next (unit-batcher.ts). */
+const LANES = 64;
+
 export function createKinds(
   deps: { assets: AssetService; transcripts: TranscriptService } & PublishingServices,
 ) {
@@ -85,7 +88,7 @@ export function createKinds(
           async (lane) => {
             for (const { record } of lane) await write(record);
           },
-          { concurrency: 16 },
+          { concurrency: LANES },
         );
       }
     },
