@@ -2,7 +2,7 @@
 // goes, so a run that dies mid-way resumes it at the parts the server is missing; the server answers which blobs
 // it stored, and a blob it has is never sent again (the plan asks first).
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Store } from '../../../store/types.js';
 import type { PackRecord, PackSource } from '../collections.js';
@@ -15,6 +15,9 @@ import { type Remote, RemoteError } from './remote.js';
 /** Small blobs share a pack up to this size; a larger blob is a pack of its own. */
 export const PACK_BYTES = 64 << 20;
 const PACK_BLOBS = 1000;
+/** Pieces this small are read whole, READ_AHEAD of them at a time; larger ones stream. */
+const SMALL_PIECE = 1 << 20;
+const READ_AHEAD = 16;
 
 export type PendingBlob = PackRecord['blobs'][number];
 
@@ -94,38 +97,65 @@ export function createUploader(deps: {
     await packs.remove(row.id);
   }
 
-  /** The bytes [start, end) of the pack's concatenated blobs, streamed from where each lives. */
+  /**
+   * The bytes [start, end) of the pack's concatenated blobs, from where each lives. Small pieces are read a window
+   * ahead, side by side: a pack of a thousand small blobs is a thousand reads, and one after another each would wait
+   * its turn in the thread pool.
+   */
   async function* bytesOf(blobs: PendingBlob[], start: number, end: number): AsyncGenerator<Buffer> {
-    let offset = 0;
-    for (const blob of blobs) {
-      const from = Math.max(start, offset);
-      const to = Math.min(end, offset + blob.size);
-      offset += blob.size;
-      if (from >= to) continue;
-      const lo = from - (offset - blob.size);
-      yield* await read(blob, lo, lo + (to - from) - 1);
+    const pieces = piecesOf(blobs, start, end);
+    const ahead = new Map<number, Promise<Buffer>>();
+    for (let i = 0; i < pieces.length; i++) {
+      for (let j = i; j < Math.min(pieces.length, i + READ_AHEAD); j++) {
+        if (ahead.has(j) || pieces[j].to - pieces[j].from > SMALL_PIECE) continue;
+        const read = readWhole(pieces[j]);
+        read.catch(() => undefined); // heard when its turn comes
+        ahead.set(j, read);
+      }
+      const early = ahead.get(i);
+      ahead.delete(i);
+      if (early) yield await early;
+      else yield* await stream(pieces[i]);
     }
   }
 
-  async function read(
-    blob: PendingBlob,
-    start: number,
-    end: number,
-  ): Promise<AsyncIterable<Buffer> | Iterable<Buffer>> {
-    if ('blobKey' in blob.source) {
-      // A file the store keeps: read in 1 MiB chunks (a part is 8 MiB), not the default 64 KiB
-      const path = store.blobs.pathOf(blob.source.blobKey);
-      const there = path && (await stat(path).catch(() => undefined));
-      const stream = there
-        ? createReadStream(path, { start, end, highWaterMark: 1 << 20 })
-        : await store.blobs.get(blob.source.blobKey, { start, end });
-      if (!stream) throw new Error(`The bytes of ${blob.sha256} are gone from this workspace`);
-      return stream;
+  async function readWhole({ blob, from, to }: Piece): Promise<Buffer> {
+    if (!('blobKey' in blob.source)) return (await recordBytesOf(blob)).subarray(from, to);
+    const path = store.blobs.pathOf(blob.source.blobKey);
+    const handle = path && (await open(path, 'r').catch(() => undefined));
+    if (!handle) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await stream({ blob, from, to })) chunks.push(chunk);
+      return Buffer.concat(chunks);
     }
-    const bytes = await recordBytes(blob.source);
+    try {
+      const bytes = Buffer.alloc(to - from);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
+      if (bytesRead !== bytes.length) throw new Error(`The bytes of ${blob.sha256} changed meanwhile`);
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function stream({ blob, from, to }: Piece): Promise<AsyncIterable<Buffer> | Iterable<Buffer>> {
+    if (!('blobKey' in blob.source)) return [(await recordBytesOf(blob)).subarray(from, to)];
+    const [start, end] = [from, to - 1];
+    // A file the store keeps: read in 1 MiB chunks (a part is 8 MiB), not the default 64 KiB
+    const path = store.blobs.pathOf(blob.source.blobKey);
+    const there = path && (await stat(path).catch(() => undefined));
+    const bytes = there
+      ? createReadStream(path, { start, end, highWaterMark: 1 << 20 })
+      : await store.blobs.get(blob.source.blobKey, { start, end });
+    if (!bytes) throw new Error(`The bytes of ${blob.sha256} are gone from this workspace`);
+    return bytes;
+  }
+
+  async function recordBytesOf(blob: PendingBlob): Promise<Buffer> {
+    const bytes = await recordBytes(blob.source as Extract<PackSource, { kind: string }>);
     if (sha256Hex(bytes) !== blob.sha256)
       throw new Error(`The record behind ${blob.sha256} changed meanwhile`);
-    return [bytes.subarray(start, end + 1)];
+    return bytes;
   }
 
   async function recordBytes(source: Extract<PackSource, { kind: string }>): Promise<Buffer> {
@@ -150,6 +180,21 @@ function* groups(blobs: PendingBlob[]): Generator<PendingBlob[]> {
     bytes += blob.size;
   }
   if (group.length) yield group;
+}
+
+/** Where the bytes [start, end) of a pack lie: [from, to) of each blob they cross. */
+type Piece = { blob: PendingBlob; from: number; to: number };
+
+function piecesOf(blobs: PendingBlob[], start: number, end: number): Piece[] {
+  const pieces: Piece[] = [];
+  let offset = 0;
+  for (const blob of blobs) {
+    const from = Math.max(start, offset) - offset;
+    const to = Math.min(end, offset + blob.size) - offset;
+    offset += blob.size;
+    if (from < to) pieces.push({ blob, from, to });
+  }
+  return pieces;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
