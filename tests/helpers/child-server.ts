@@ -38,7 +38,7 @@ export function spawnServer(
   } = {},
 ): Promise<ChildServer> {
   const command = viaNpx ? 'npx' : process.execPath;
-  const argv = viaNpx ? ['tsx', entry, ...args] : ['--import', 'tsx', entry, ...args];
+  const argv = viaNpx ? ['tsx', entry, ...args] : [...profiling(), '--import', 'tsx', entry, ...args];
   const proc = spawn(command, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -114,3 +114,11 @@ function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => voi
     for (const line of parts) onLine(line);
   });
 }
+
+/** `FOLIO_CHILD_CPU_PROF=<dir>` (benches): each child server writes a V8 CPU profile there when it exits cleanly. */
+export const childCpuProfileDir = () => process.env.FOLIO_CHILD_CPU_PROF;
+
+const profiling = () => {
+  const dir = childCpuProfileDir();
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+};

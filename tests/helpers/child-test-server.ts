@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../server/config.js';
 import type { ServiceName } from '../../server/http/viewer.js';
-import { spawnServer } from './child-server.js';
+import { childCpuProfileDir, spawnServer } from './child-server.js';
 
 export type ChildTestServer = Awaited<ReturnType<typeof startChildTestServer>>;
 
@@ -45,7 +45,7 @@ export async function startChildTestServer(
     lines: child.lines,
     createKey,
     async close() {
-      await child.kill('SIGKILL');
+      await child.kill(childCpuProfileDir() ? 'SIGTERM' : 'SIGKILL'); // a profile is written on a clean exit
       await rm(dataDir, { recursive: true, force: true });
     },
   };
