@@ -36,7 +36,8 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
         'Idempotency-Key does not match these records; derive it from them as docs/sync.md says',
       );
     // Records of one request are distinct, so those that may go side by side do (their store writes share journal
-    // flushes, and new assets their units: unit-batcher.ts); kinds in order, and a publication's versions one after another before the item.
+    // flushes, and new assets their units: unit-batcher.ts); kinds in order, and a publication's versions one after
+    // another before the item.
     const results: PushResult[] = new Array(items.length);
     await kinds.inOrder(
       [...items.keys()],
