@@ -1,6 +1,3 @@
-import { appendFileSync } from 'node:fs';
-const T = (m: string) =>
-  process.env.SYNC_TRACE && appendFileSync(process.env.SYNC_TRACE, `${Date.now()} ${m}\n`);
 // Sends the blobs the server lacks, in packs (one chunked upload each). A pack is recorded before its first part
 // goes, so a run that dies mid-way resumes it at the parts the server is missing; the server answers which blobs
 // it stored, and a blob it has is never sent again (the plan asks first).
