@@ -44,20 +44,36 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
     if (fault) throw injectedError(fault, { op, path });
   }
 
-  async function moveInto(key: string, path: string): Promise<void> {
+  /** fsyncs `path` (unless `synced`: written and fsynced through its own handle), then renames it to `key`. */
+  async function moveInto(key: string, path: string, { synced = false } = {}): Promise<void> {
     const target = pathOf(key);
     checkFault('blob-move', target);
-    await mkdir(dirname(target), { recursive: true });
-    if (fsync) {
+    if (fsync && !synced) {
       const handle = await open(path, 'r+');
       await handle.datasync().finally(() => handle.close());
     }
-    await rename(path, target).catch(async (error) => {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await copyFile(path, target); // a file from another file system: copy it, then drop the source
-      await rm(path, { force: true });
-    });
+    await renameInto(path, target);
     if (fsync) await syncDirShared(dirname(target));
+  }
+
+  /** A buffer (a small blob held whole) is written, fsynced and closed through one handle, then renamed in. */
+  async function putBytes(key: string, bytes: Buffer): Promise<{ size: number; sha256: string }> {
+    const tmp = join(tmpDir, `blob-${randomUUID()}`);
+    try {
+      checkFault('blob-write', tmp);
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.writeFile(bytes);
+        if (fsync) await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await moveInto(key, tmp, { synced: true });
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
   async function statKey(key: string): Promise<BlobInfo | undefined> {
@@ -68,6 +84,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
   return {
     pathOf,
     async put(key, source) {
+      if (Buffer.isBuffer(source)) return guarded(key, () => putBytes(key, source));
       const tmp = join(tmpDir, `blob-${randomUUID()}`);
       const hash = createHash('sha256');
       let size = 0;
@@ -134,5 +151,24 @@ async function* walk(root: string, prefix: string): AsyncIterable<BlobInfo> {
       const info = await stat(join(root, key)).catch(() => undefined);
       if (info) yield { key, size: info.size, modifiedAt: info.mtime };
     }
+  }
+}
+
+/**
+ * rename(2) into `target`, making its directory only when the rename finds it missing (it usually exists: one per
+ * workspace's files), and copying a file from another file system.
+ */
+async function renameInto(path: string, target: string, makeDir = true): Promise<void> {
+  try {
+    await rename(path, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && makeDir) {
+      await mkdir(dirname(target), { recursive: true });
+      return renameInto(path, target, false);
+    }
+    if (code !== 'EXDEV') throw error;
+    await copyFile(path, target);
+    await rm(path, { force: true });
   }
 }
