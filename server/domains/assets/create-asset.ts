@@ -51,18 +51,19 @@ export function createAssetWriter(store: Store) {
     const record = recordOf(meta.id ?? newId('ast'), file.filename, inspected, meta);
     // A fixed id (a retried step) that exists: its bytes are at this key, so they are not written over.
     if (meta.id && (await assets(workspaceId).get(meta.id))) {
-      await rm(file.path, { force: true });
+      await drop(file);
       throw new StoreConflict(assetsCollection.name, 'id', meta.id);
     }
     const unitOfWork: Store['unitOfWork'] = together ? batcher.run : (...args) => store.unitOfWork(...args);
     const stored = await unitOfWork(workspaceId, async (tx) => {
-      await tx.blobs.putFile(assetBlobKey(workspaceId, record.id), file.path);
+      const key = assetBlobKey(workspaceId, record.id);
+      await (file.bytes !== undefined ? tx.blobs.put(key, file.bytes) : tx.blobs.putFile(key, file.path));
       const inserted = await tx.collection(assetsCollection).insert(record).catch(takenMeanwhile(meta));
       if (inserted instanceof StoreConflict) return inserted;
       await along?.(tx, inserted);
       return inserted;
     }).catch(async (error) => {
-      await rm(file.path, { force: true }); // where the bytes never moved in
+      await drop(file); // where the bytes never moved in
       throw error;
     });
     if (stored instanceof StoreConflict) throw stored;
@@ -71,6 +72,8 @@ export function createAssetWriter(store: Store) {
 
   return { create };
 }
+
+const drop = (file: IncomingFile) => (file.path ? rm(file.path, { force: true }) : undefined);
 
 /**
  * A fixed id that another request created meanwhile (the same step retried, with the same bytes): that record owns

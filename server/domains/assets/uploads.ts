@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import type { Store } from '../../store/types.js';
 import { createAssetWriter, type NewAssetMeta } from './create-asset.js';
+import type { IncomingFile } from './ingest/inspect-file.js';
 import type { AssetRecord } from './schema.js';
 import { incoming, metaFromFields } from './upload-fields.js';
 import type { UploadGrants } from './upload-grants.js';
@@ -52,13 +53,15 @@ export function createUploads(store: Store, grants: UploadGrants) {
     }
   }
 
-  /** For other domains (chunked uploads, realtime): takes ownership of a file already on local disk. */
+  /**
+   * For other domains (chunked uploads, realtime, sync): takes ownership of a file already on local disk, or takes a
+   * small one's `bytes` held in memory.
+   */
   async function createFromFile(
     workspaceId: string,
-    input: {
+    input: ({ path: string; bytes?: undefined } | { bytes: Buffer; path?: undefined }) & {
       /** A fixed id, so a retried step finds the asset it made before (chunked complete). */
       id?: string;
-      path: string;
       filename: string;
       contentType?: string;
       displayName?: string;
@@ -71,12 +74,9 @@ export function createUploads(store: Store, grants: UploadGrants) {
       together?: boolean;
     },
   ): Promise<AssetRecord> {
-    const file = {
-      path: input.path,
-      filename: input.filename,
-      contentTypeHint: input.contentType,
-      sha256: input.sha256,
-    };
+    const about = { filename: input.filename, contentTypeHint: input.contentType, sha256: input.sha256 };
+    const file: IncomingFile =
+      input.bytes !== undefined ? { bytes: input.bytes, ...about } : { path: input.path, ...about };
     const { id, displayName, tags, createdAt, updatedAt, together } = input;
     return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt }, { together });
   }

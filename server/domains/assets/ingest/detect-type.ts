@@ -3,7 +3,7 @@
  * file-type reads signatures only. The client's filename only picks between text flavours.
  */
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 export type AssetType = 'image' | 'audio' | 'video' | 'document' | 'svg' | 'other';
 
@@ -35,11 +35,14 @@ const TEXT_BY_EXTENSION: Record<string, string> = {
   srt: 'application/x-subrip',
 };
 
-export async function detectType(path: string, filename: string): Promise<DetectedType> {
-  const signature = await fileTypeFromFile(path);
+/** From a file's path, or from its bytes when they are all in memory (a small blob received whole). */
+export async function detectType(source: string | Buffer, filename: string): Promise<DetectedType> {
+  const signature = await (typeof source === 'string'
+    ? fileTypeFromFile(source)
+    : fileTypeFromBuffer(source));
   const xml = signature?.mime === 'application/xml' || signature?.mime === 'text/xml'; // <?xml may still be an SVG
   if (signature && !xml) return { contentType: signature.mime, assetType: assetTypeOf(signature.mime) };
-  const head = await readHead(path);
+  const head = typeof source === 'string' ? await readHead(source) : source.subarray(0, SNIFF_BYTES);
   if (!isProbablyText(head)) return { contentType: 'application/octet-stream', assetType: 'other' };
   const text = head.toString('utf8').replace(/^\uFEFF/, '');
   if (looksLikeSvg(text)) return { contentType: 'image/svg+xml', assetType: 'svg' };

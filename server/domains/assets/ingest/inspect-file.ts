@@ -11,14 +11,14 @@ import { payloadTooLarge, unprocessable, unsupportedMediaType } from '../../../h
 import { type DetectedType, detectType } from './detect-type.js';
 import { type MediaInfo, probeMedia } from './probe-media.js';
 
-export interface IncomingFile {
-  path: string;
+/** A received file on local disk, or (`bytes`) a small one held whole in memory, which never touches a temp file. */
+export type IncomingFile = ({ path: string; bytes?: undefined } | { bytes: Buffer; path?: undefined }) & {
   filename: string;
   size?: number;
   sha256?: string;
   /** Used only when the bytes say nothing (octet-stream) and the hint is not an active type. */
   contentTypeHint?: string;
-}
+};
 
 export interface FileRules {
   maxBytes?: number;
@@ -35,25 +35,26 @@ const ACTIVE_TYPES = /svg|html|xml|javascript/i;
 
 export async function inspectFile(file: IncomingFile, rules: FileRules = {}): Promise<InspectedFile> {
   try {
-    const size = file.size ?? (await stat(file.path)).size;
+    const source = file.bytes ?? file.path;
+    const size = file.bytes !== undefined ? file.bytes.length : (file.size ?? (await stat(file.path)).size);
     if (rules.maxBytes !== undefined && size > rules.maxBytes)
       throw payloadTooLarge(`The file is larger than the ${rules.maxBytes}-byte limit of this upload`);
-    const detected = withHint(await detectType(file.path, file.filename), file.contentTypeHint);
+    const detected = withHint(await detectType(source, file.filename), file.contentTypeHint);
     if (rules.allowedTypes && !typeAllowed(detected, rules.allowedTypes)) {
       throw unsupportedMediaType(
         `This upload accepts ${rules.allowedTypes.join(', ')}; the file is ${detected.contentType}`,
       );
     }
-    const media = await probeMedia(file.path, detected.assetType);
+    const media = await probeMedia(source, detected);
     if (media.width && media.height && media.width * media.height > MAX_INPUT_PIXELS) {
       throw unprocessable(
         `Image is ${media.width}×${media.height}; the limit is ${MAX_INPUT_PIXELS / 1e6} megapixels`,
       );
     }
-    const sha256 = file.sha256 ?? (await hashFile(file.path));
+    const sha256 = file.sha256 ?? (await hashOf(file));
     return { ...detected, ...media, size, sha256 };
   } catch (error) {
-    await rm(file.path, { force: true });
+    if (file.path) await rm(file.path, { force: true });
     throw error;
   }
 }
@@ -71,6 +72,11 @@ function withHint(detected: DetectedType, hint?: string): DetectedType {
   const kind = hint.split('/')[0];
   if (kind === 'audio' || kind === 'video') return { contentType: hint, assetType: kind };
   return detected;
+}
+
+async function hashOf(file: IncomingFile): Promise<string> {
+  if (file.bytes !== undefined) return createHash('sha256').update(file.bytes).digest('hex');
+  return hashFile(file.path);
 }
 
 async function hashFile(path: string): Promise<string> {

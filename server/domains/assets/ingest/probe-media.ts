@@ -1,5 +1,5 @@
 /** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata). */
-import { parseFile } from 'music-metadata';
+import { parseBuffer, parseFile } from 'music-metadata';
 import sharp from 'sharp';
 import type { AssetType } from './detect-type.js';
 
@@ -9,16 +9,25 @@ export interface MediaInfo {
   duration?: number;
 }
 
-/** Never throws: an unreadable header just means no dimensions (the upload itself stays valid). */
-export async function probeMedia(path: string, assetType: AssetType): Promise<MediaInfo> {
+/**
+ * From a file's path, or from its bytes when they are all in memory. Never throws: an unreadable header just means
+ * no dimensions (the upload itself stays valid).
+ */
+export async function probeMedia(
+  source: string | Buffer,
+  { assetType, contentType }: { assetType: AssetType; contentType: string },
+): Promise<MediaInfo> {
   try {
     if (assetType === 'image') {
       // header only, so no pixel cap here: the caller compares the dimensions against MAX_INPUT_PIXELS
-      const meta = await sharp(path, { limitInputPixels: false, failOn: 'none' }).metadata();
+      const meta = await sharp(source, { limitInputPixels: false, failOn: 'none' }).metadata();
       return orient(meta.width, meta.height, meta.orientation);
     }
     if (assetType === 'audio' || assetType === 'video') {
-      const meta = await parseFile(path, { duration: true, skipCovers: true });
+      const options = { duration: true, skipCovers: true };
+      const meta = await (typeof source === 'string'
+        ? parseFile(source, options)
+        : parseBuffer(source, { mimeType: contentType, size: source.length }, options));
       const duration = meta.format.duration;
       return duration !== undefined && Number.isFinite(duration)
         ? { duration: Math.round(duration * 1000) / 1000 }

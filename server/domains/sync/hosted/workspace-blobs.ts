@@ -15,6 +15,9 @@ import { type StagedBlobRecord, stagedBlobs } from '../collections.js';
 import type { BlobFile, BlobSource } from '../kinds/types.js';
 import type { BlobRef } from '../protocol/schema.js';
 
+/** Blobs cut out of a pack below this size are read into memory. */
+const IN_MEMORY_BYTES = 1 << 20;
+
 export const stagedKey = (workspaceId: string, sha256: string) =>
   `workspaces/${workspaceId}/sync-blobs/${sha256}`;
 export const packKey = (workspaceId: string, pack: string) => `workspaces/${workspaceId}/sync-packs/${pack}`;
@@ -79,8 +82,9 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
   }
 
   /**
-   * Local files for writing records: the workspace's own bytes, never taken from it: a link or copy of a whole
-   * blob (blob-file.ts), or a small blob cut out of its pack.
+   * Bytes for writing records: the workspace's own, never taken from it: a link or copy of a whole blob
+   * (blob-file.ts), or a blob cut out of its pack, read into memory when small (the record writer then writes it
+   * once, without a temporary file), else into a file.
    */
   function sourceFor(workspaceId: string): BlobSource {
     return {
@@ -88,6 +92,10 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
         const place = await locate(workspaceId, blob.sha256);
         if (!place) return undefined;
         if (!place.range) return blobAsFile(store, place.key);
+        if (place.range.end - place.range.start < IN_MEMORY_BYTES) {
+          const bytes = await readRange(place.key, place.range);
+          return bytes && { bytes, release: async () => {} };
+        }
         const bytes = await store.blobs.get(place.key, place.range);
         if (!bytes) return undefined;
         const path = join(store.tmpDir, `sync-${nanoid(10)}`);
@@ -95,6 +103,15 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
         return { path, release: () => rm(path, { force: true }) };
       },
     };
+  }
+
+  async function readRange(key: string, range: ByteRange): Promise<Buffer | undefined> {
+    const stream = await store.blobs.get(key, range);
+    if (!stream) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    return bytes.length === range.end - range.start + 1 ? bytes : undefined;
   }
 
   /** A staged blob a record now holds: its staging goes, and its pack once no staged blob is left in it. */

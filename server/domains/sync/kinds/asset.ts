@@ -49,8 +49,8 @@ export function assetAdapter(assets: AssetService): KindAdapter {
       if (!file) throw new MissingBlob(p.sha256);
       try {
         return await assets.createFromFile(workspaceId, {
+          ...(file.bytes !== undefined ? { bytes: file.bytes } : { path: file.path }),
           id,
-          path: file.path,
           filename: p.filename,
           contentType: p.contentType,
           displayName: p.displayName,

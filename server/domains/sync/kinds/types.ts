@@ -12,7 +12,10 @@ export const Timestamp = z.string().datetime({ offset: true });
 export type Payload = Record<string, unknown>;
 
 /** A local file holding a blob's bytes, which the writer may move into place (it owns the file). */
-export type BlobFile = { path: string; release(): Promise<void> };
+/** A blob's bytes for a record writer: a local file it may move into place, or a small blob held whole in memory. */
+export type BlobFile = ({ path: string; bytes?: undefined } | { bytes: Buffer; path?: undefined }) & {
+  release(): Promise<void>;
+};
 export type BlobSource = { file(blob: BlobRef): Promise<BlobFile | undefined> };
 
 /**
