@@ -92,7 +92,8 @@ export async function createServer(
 
   const app = new Koa({ proxy: false });
   app.silent = true;
-  app.use(requestLog(config, write, trustedProxy));
+  // Mounted only where it writes: every middleware is a frame on every request.
+  if (config.logFormat === 'json') app.use(requestLog(config, write, trustedProxy));
   app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
   app.use(errorBoundary());
   app.use(hostGuard(hostPolicy));

@@ -22,14 +22,9 @@ export function structuredLog(config: Pick<Config, 'logFormat' | 'nodeId'>, writ
 
 const levelOf = (line: string) => (/\b(failed|could not|error|lost)\b/i.test(line) ? 'warn' : 'info');
 
-/** One JSON line per request once its response is done (json format only). */
-export function requestLog(
-  config: Pick<Config, 'logFormat' | 'nodeId'>,
-  write: Log,
-  trusted?: ProxyTrust,
-): Middleware {
+/** One JSON line per request once its response is done (mounted for the json format only). */
+export function requestLog(config: Pick<Config, 'nodeId'>, write: Log, trusted?: ProxyTrust): Middleware {
   return async function requestLogMiddleware(ctx, next) {
-    if (config.logFormat !== 'json') return next();
     const started = performance.now();
     ctx.res.once('close', () => {
       write(
