@@ -15,8 +15,8 @@ import { type StagedBlobRecord, stagedBlobs } from '../collections.js';
 import type { BlobFile, BlobSource } from '../kinds/types.js';
 import type { BlobRef } from '../protocol/schema.js';
 
-/** Blobs cut out of a pack below this size are read into memory. */
-const IN_MEMORY_BYTES = 1 << 20;
+/** Blobs cut out of a pack up to this size are read into memory (at most 64 lanes of a push at once: 16 MiB). */
+const IN_MEMORY_BYTES = 256 << 10;
 
 export const stagedKey = (workspaceId: string, sha256: string) =>
   `workspaces/${workspaceId}/sync-blobs/${sha256}`;
@@ -92,7 +92,7 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
         const place = await locate(workspaceId, blob.sha256);
         if (!place) return undefined;
         if (!place.range) return blobAsFile(store, place.key);
-        if (place.range.end - place.range.start < IN_MEMORY_BYTES) {
+        if (place.range.end - place.range.start + 1 <= IN_MEMORY_BYTES) {
           const bytes = await readRange(place.key, place.range);
           return bytes && { bytes, release: async () => {} };
         }

@@ -11,8 +11,10 @@ export const Timestamp = z.string().datetime({ offset: true });
 /** A version's synced fields, as they travel. */
 export type Payload = Record<string, unknown>;
 
-/** A local file holding a blob's bytes, which the writer may move into place (it owns the file). */
-/** A blob's bytes for a record writer: a local file it may move into place, or a small blob held whole in memory. */
+/**
+ * A blob's bytes for a record writer: a local file it may move into place (it owns the file), or a small blob held
+ * whole in memory.
+ */
 export type BlobFile = ({ path: string; bytes?: undefined } | { bytes: Buffer; path?: undefined }) & {
   release(): Promise<void>;
 };
