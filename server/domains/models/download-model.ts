@@ -1,5 +1,6 @@
 /** Resumable, verified model download into <dataDir>/models (a .part file until the checksum matches). */
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -90,12 +91,16 @@ async function fetchInto(url: string, part: string, options: DownloadModelOption
     },
   });
   if (!res.body) throw new ModelError('download_failed', `model download failed: ${url} sent no body`);
-  await pipeline(
-    Readable.fromWeb(res.body as ReadableStream<Uint8Array>),
-    counter,
-    createWriteStream(part, { flags: resumed ? 'a' : 'w' }),
-    { signal: options.signal },
-  );
+  const out = createWriteStream(part, { flags: resumed ? 'a' : 'w' });
+  try {
+    await pipeline(Readable.fromWeb(res.body as ReadableStream<Uint8Array>), counter, out, {
+      signal: options.signal,
+    });
+  } finally {
+    // A cut connection fails the pipeline while a write to the file may still be under way; the next attempt
+    // resumes from the file's size, so it must not measure it before that write has landed.
+    if (!out.closed) await once(out, 'close');
+  }
 }
 
 async function verify(part: string, model: DownloadModelOptions['model']): Promise<void> {
