@@ -4,7 +4,6 @@
  * removes the temp file before the error leaves. A full disk is the server's problem (507), never the client's.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { nanoid } from 'nanoid';
 import { asStorageFailure, StorageFailure } from '../store/errors.js';
+import { pipeIntoFile } from '../store/file/pipe-into-file.js';
 import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
 export interface ReceivedFile {
@@ -157,7 +157,7 @@ async function writeFile(
     overLimit = true;
     meter.destroy(tooLarge(options.maxBytes)); // stop writing now, not after the whole body streamed by
   });
-  await pipeline(stream, meter, createWriteStream(tmpPath, { highWaterMark: 1 << 20 }));
+  await pipeIntoFile(tmpPath, (out) => pipeline(stream, meter, out), { highWaterMark: 1 << 20 });
   if (overLimit || stream.truncated) throw tooLarge(options.maxBytes);
   const filename = sanitizeFilename(info.filename ?? '');
   return {

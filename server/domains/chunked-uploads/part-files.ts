@@ -8,13 +8,14 @@
  * in this process a queue, across processes sharing the volume `<index>.writing.tmp`, made exclusively.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
+import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
 
 /** The upload's bytes, each part at its offset. Not a `.tmp`: it survives a restart, as parts always have. */
 export const dataPath = (dir: string) => join(dir, 'parts.bin');
@@ -54,8 +55,8 @@ export async function receiveInto(
   const stopWatching = finished(body, (error) => error && meter.destroy(error));
   try {
     const options = { start: target.start, highWaterMark: 1 << 20 };
-    const out = createWriteStream(target.path, { ...options, flags: target.inPlace ? 'r+' : 'w' });
-    await pipeline(meter, out);
+    const flags = target.inPlace ? 'r+' : 'w';
+    await pipeIntoFile(target.path, (out) => pipeline(meter, out), { ...options, flags });
     if (size !== expected)
       throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
     return { size, sha256: hash.digest('hex') };
@@ -135,8 +136,8 @@ export const isDone = (dir: string, index: number) =>
 
 /** Copies a re-sent part, received whole and checked in `tmp`, over its range of the data file at `path`. */
 export async function copyInto(tmp: string, path: string, start: number): Promise<void> {
-  const out = createWriteStream(path, { flags: 'r+', start, highWaterMark: 1 << 20 });
-  await pipeline(createReadStream(tmp, { highWaterMark: 1 << 20 }), out);
+  const source = createReadStream(tmp, { highWaterMark: 1 << 20 });
+  await pipeIntoFile(path, (out) => pipeline(source, out), { flags: 'r+', start, highWaterMark: 1 << 20 });
 }
 
 /** Marks part `index` as received with these bytes: atomic, so a reader sees the marker whole or not at all. */

@@ -6,7 +6,6 @@
  * bucket a part is received into a local temp file, checked, and only then put whole, replacing any earlier copy.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, conflict } from '../../http/errors.js';
+import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
 import type { Store } from '../../store/types.js';
 import { range } from './part-checks.js';
 import {
@@ -242,7 +242,7 @@ export function blobParts(store: Store): PartStore {
         }
       }
       try {
-        await pipeline(parts, count, createWriteStream(target, { highWaterMark: 1 << 20 }));
+        await pipeIntoFile(target, (out) => pipeline(parts, count, out), { highWaterMark: 1 << 20 });
       } catch (error) {
         await rm(target, { force: true });
         throw error;

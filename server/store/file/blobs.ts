@@ -1,10 +1,10 @@
 // Blobs as files under the data directory: the key is the relative path. Writes go to tmp/ first, are fsynced,
 // then renamed into place, so a reader or a crash sees the whole old file or the whole new one.
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertBlobKey } from '../blob-key.js';
 import { asStorageFailure } from '../errors.js';
@@ -12,6 +12,7 @@ import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
 import type { BlobInfo, BlobStore } from '../types.js';
 import { createDirSyncer } from './durable-file.js';
 import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
+import { pipeIntoFile } from './pipe-into-file.js';
 
 export type FileBlobOptions = {
   root: string;
@@ -95,11 +96,10 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
           done(null, chunk);
         },
       });
-      const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
       return guarded(key, async () => {
         try {
           checkFault('blob-write', tmp);
-          await pipeline(input, count, createWriteStream(tmp));
+          await pipeIntoFile(tmp, (out) => pipeline(source, count, out));
           await moveInto(key, tmp);
         } catch (error) {
           await rm(tmp, { force: true });

@@ -2,7 +2,7 @@
 // upload aborted if the source fails, so a broken upload leaves nothing behind); reads are ranged GETs; a tool
 // that needs a local path gets a temporary copy. Loaded only when FOLIO_S3_BUCKET is set.
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertBlobKey } from '../blob-key.js';
+import { pipeIntoFile } from '../file/pipe-into-file.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../types.js';
 import { createS3Client, type S3Settings } from './client.js';
 
@@ -156,7 +157,7 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
       if (!body) return undefined;
       const path = join(options.tmpDir, `blob-${randomUUID()}`);
       try {
-        await pipeline(body, createWriteStream(path));
+        await pipeIntoFile(path, (out) => pipeline(body, out));
       } catch (error) {
         await rm(path, { force: true });
         throw error;

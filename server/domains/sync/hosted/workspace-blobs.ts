@@ -2,12 +2,12 @@
 // blobs of its assets. Lookups never look outside the workspace, so what another workspace holds stays unknown.
 // A pack of many small blobs is kept whole; a record that takes one of them gets its bytes cut out then, so each
 // small blob is written (and fsynced) once, as the asset, rather than twice.
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import pMap from 'p-map';
+import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
 import type { ByteRange, Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import { blobAsFile } from '../blob-file.js';
@@ -99,8 +99,12 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
         const bytes = await store.blobs.get(place.key, place.range);
         if (!bytes) return undefined;
         const path = join(store.tmpDir, `sync-${nanoid(10)}`);
-        await pipeline(bytes, createWriteStream(path));
-        return { path, release: () => rm(path, { force: true }) };
+        const release = () => rm(path, { force: true });
+        await pipeIntoFile(path, (out) => pipeline(bytes, out)).catch(async (error) => {
+          await release();
+          throw error;
+        });
+        return { path, release };
       },
     };
   }

@@ -1,7 +1,7 @@
 // The bytes a tool works on, as a temp file the asset store can take over: sent inline as base64, or read from a
 // local path inside a folder the owner allowed (--agent-file-root). A path is checked as written and again after
 // symlinks are resolved, so neither `..` nor a link leads out, and nothing outside is even stat'ed first.
-import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { open, realpath, rm, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { z } from 'zod';
 import { badRequest, forbidden, notFound, payloadTooLarge } from '../../../http/errors.js';
+import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
 
 export const FileSource = {
   path: z
@@ -74,7 +75,7 @@ async function copyAllowedFile(path: string, limits: FileLimits) {
       },
     });
     const input = createReadStream('', { fd: handle.fd, autoClose: false });
-    await pipeline(input, meter, createWriteStream(tmpPath), { signal: limits.signal });
+    await pipeIntoFile(tmpPath, (out) => pipeline(input, meter, out, { signal: limits.signal }));
     return { tmpPath, filename: basename(real), size: copied };
   } catch (error) {
     await rm(tmpPath, { force: true });
