@@ -89,7 +89,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     instance: (spec) => open(spec, INSTANCE_SCOPE),
     unitOfWork(workspaceId, work) {
       const rows = createPostgresUnit(db, (spec, unit) => open(spec, workspaceId, unit));
-      return runUnitOfWork(blobs, rows, work);
+      // Once a unit has written it holds the workspace's change counter, and writers queued behind it may hold every
+      // other connection of the pool: its blob writes ask about a drop on the unit's own connection, after the write.
+      const unitBlobs = guardBlobs(
+        options.blobs,
+        async (id) => registry.isDropped(id, await rows.connection()),
+        { checkBefore: false },
+      );
+      return runUnitOfWork(unitBlobs, rows, work);
     },
     async lookup(spec, field, value) {
       if (!(spec.unique ?? []).includes(field)) return undefined;

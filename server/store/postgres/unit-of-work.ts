@@ -11,7 +11,7 @@ import type { Database, Db } from './database.js';
 export function createPostgresUnit(
   pool: Db,
   open: <T extends Row>(spec: CollectionSpec<T>, unit: TransactionRunner) => Collection<T>,
-): RowUnit {
+): RowUnit & Pick<TransactionRunner, 'connection'> {
   let begun: Promise<ControlledTransaction<Database>> | undefined;
   let writes: Promise<unknown> = Promise.resolve();
   const connection = () => {
@@ -38,6 +38,7 @@ export function createPostgresUnit(
     },
   };
   return {
+    connection,
     collection(spec) {
       if (spec.scope !== 'workspace') throw new Error(`${spec.name}: a unit of work writes one workspace`);
       return open(spec, runner);

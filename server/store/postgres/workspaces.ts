@@ -14,8 +14,9 @@ export function createWorkspaceRegistry(db: Db) {
       .execute();
   }
 
-  async function isDropped(workspaceId: string): Promise<boolean> {
-    const row = await db
+  /** Asked on `via` when given (a unit's own connection), otherwise on the pool. */
+  async function isDropped(workspaceId: string, via: Db = db): Promise<boolean> {
+    const row = await via
       .selectFrom('folio_workspaces')
       .select('dropped_at')
       .where('id', '=', workspaceId)

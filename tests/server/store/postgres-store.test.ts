@@ -18,9 +18,17 @@ async function openHosted(
   url: string,
   s3: Awaited<ReturnType<typeof testS3Settings>>,
   tmpDir: string,
+  poolSize?: number,
 ): Promise<Store> {
   const blobs = await openS3Blobs({ ...s3, tmpDir });
-  return openPostgresStore({ url, blobs, blobBackend: 's3', tmpDir, onQuery: (sql) => statements.push(sql) });
+  return openPostgresStore({
+    url,
+    blobs,
+    blobBackend: 's3',
+    tmpDir,
+    poolSize,
+    onQuery: (sql) => statements.push(sql),
+  });
 }
 
 describeStoreContract('postgres+s3', async () => {
@@ -45,11 +53,13 @@ describeStoreContract('postgres+s3', async () => {
   };
 });
 
+const noteRow = (id: string) => ({ id, title: id, kind: 'k', tags: [], size: 1, createdAt: 'x' });
+
 describe('postgres backend: what PostgreSQL adds', () => {
-  async function hostedStore() {
+  async function hostedStore(poolSize?: number) {
     const database = await createTestDatabase();
     const tmpDir = await mkdtemp(join(tmpdir(), 'folio-hosted-tmp-'));
-    const store = await openHosted(database.url, await testS3Settings(), tmpDir);
+    const store = await openHosted(database.url, await testS3Settings(), tmpDir, poolSize);
     return {
       store,
       url: database.url,
@@ -83,6 +93,30 @@ describe('postgres backend: what PostgreSQL adds', () => {
       expect(await c.get('n1\u0000')).toBeUndefined();
       expect(await store.collection(notes, 'ws\u0000x').count()).toBe(0);
       expect((await c.update('n1', { title: '\\u0000 stays text' }))?.title).toBe('\\u0000 stays text');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a unit that holds its workspace never waits for a second connection: it puts a blob after its first write while writers queued behind it hold the whole pool', async () => {
+    const { store, close } = await hostedStore(3);
+    try {
+      await store.collection(notes, 'ws_pool').insert(noteRow('first')); // registers the workspace
+      let queued: Promise<unknown>[] = [];
+      const unit = store.unitOfWork('ws_pool', async (tx) => {
+        await tx.collection(notes).insert(noteRow('in-unit')); // takes the workspace's change counter
+        // Three writers outside the unit, one per pool connection, each waiting for that counter.
+        queued = ['a', 'b', 'c'].map((id) => store.collection(notes, 'ws_pool').insert(noteRow(id)));
+        await new Promise((r) => setTimeout(r, 300));
+        await tx.blobs.put('workspaces/ws_pool/files/late', Buffer.from('late bytes'));
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise((r) => (timer = setTimeout(() => r('stuck'), 10_000)));
+      expect(await Promise.race([unit.then(() => 'committed'), stuck])).toBe('committed');
+      clearTimeout(timer);
+      await Promise.all(queued);
+      expect(await store.collection(notes, 'ws_pool').count()).toBe(5);
+      expect((await store.blobs.stat('workspaces/ws_pool/files/late'))?.size).toBe(10);
     } finally {
       await close();
     }

@@ -29,7 +29,9 @@ async function openStore() {
 }
 
 const unitLines = async (dataDir: string) =>
-  (await readFile(join(dataDir, 'workspaces', 'ws_1', 'db', UNITS_JOURNAL), 'utf8')).split('\n').filter(Boolean);
+  (await readFile(join(dataDir, 'workspaces', 'ws_1', 'db', UNITS_JOURNAL), 'utf8'))
+    .split('\n')
+    .filter(Boolean);
 
 const write = (id: string) => async (tx: UnitOfWork) => {
   await tx.blobs.put(`workspaces/ws_1/files/${id}`, Buffer.from(id));
