@@ -58,6 +58,7 @@ export function assetAdapter(assets: AssetService): KindAdapter {
           sha256: p.sha256,
           createdAt: p.createdAt,
           updatedAt: p.updatedAt,
+          together: true,
         });
       } catch (error) {
         if ((error as Error).name === 'StoreConflict') return undefined; // made meanwhile: not ours to overwrite
