@@ -228,11 +228,13 @@ describe('early refusal reaches the openai client', () => {
  * socket takes them), framed as chunked transfer coding when `chunked`. Stops when the server closes the socket.
  */
 function sendPastTheAnswer(head: string, { chunk = 256 * 1024, everyMs = 0, chunked = false } = {}) {
-  return new Promise<{ answer: string; accepted: number; closedAfterMs: number }>((resolve) => {
+  type Sent = { answer: string; accepted: number; closedAfterMs: number; endedCleanly: boolean };
+  return new Promise<Sent>((resolve) => {
     const socket = connect(srv.port, '127.0.0.1');
     const started = Date.now();
     let answer = '';
     let accepted = 0;
+    let endedCleanly = false;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -240,9 +242,10 @@ function sendPastTheAnswer(head: string, { chunk = 256 * 1024, everyMs = 0, chun
       clearInterval(timer);
       clearTimeout(giveUp);
       socket.destroy();
-      resolve({ answer, accepted, closedAfterMs: Date.now() - started });
+      resolve({ answer, accepted, closedAfterMs: Date.now() - started, endedCleanly });
     };
     socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('end', () => (endedCleanly = true)); // a FIN after the answer, not a reset
     socket.on('error', finish);
     socket.on('close', finish);
     socket.write(head);
@@ -277,6 +280,8 @@ describe('the drain is bounded', () => {
     // the server stopped reading soon after the bound (kernel buffers hold a few MiB more)
     expect(result.accepted).toBeLessThan(DRAIN_BYTES + 48 * MiB);
     expect(result.closedAfterMs).toBeLessThan(DRAIN_MS);
+    // a half-close: a reset could reach a client still writing before it read the answer
+    expect(result.endedCleanly).toBe(true);
     expect(await health()).toBe(200);
   });
 
@@ -285,6 +290,7 @@ describe('the drain is bounded', () => {
     expect(result.answer).toMatch(/^HTTP\/1\.1 401/);
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(DRAIN_MS - 500);
     expect(result.closedAfterMs).toBeLessThan(DRAIN_MS + 5_000);
+    expect(result.endedCleanly).toBe(true);
     expect(await health()).toBe(200);
   });
 
@@ -304,6 +310,7 @@ describe('the drain is bounded', () => {
     expect(result.answer).toMatch(/^HTTP\/1\.1 413/);
     expect(result.accepted).toBeLessThan(DRAIN_BYTES + 48 * MiB);
     expect(result.closedAfterMs).toBeLessThan(DRAIN_MS);
+    expect(result.endedCleanly).toBe(true);
     expect(await health()).toBe(200);
   });
 });
