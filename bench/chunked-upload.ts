@@ -1,8 +1,10 @@
 /**
  * Chunked upload throughput on loopback: Folio's begin / PUT part / complete vs @tus/server (FileStore) driven by
- * tus-js-client, same file (default 200 MiB), same part size (8 MiB), parts sent one after another. Both servers
- * run in child processes so their RSS can be read from /proc before, during (peak) and after.
- * `npx tsx bench/chunked-upload.ts [--mib 200] [--rounds 3]`
+ * tus-js-client, same file (default 200 MiB), same part size (8 MiB), parts sent one after another. With
+ * `--parallel N`, each round also uploads with Folio's parts sent N at a time, as the dashboard sends them (3);
+ * tus's core protocol has one offset per upload, so it cannot. Both servers run in child processes so their RSS
+ * can be read from /proc before, during (peak) and after.
+ * `npx tsx bench/chunked-upload.ts [--mib 200] [--rounds 3] [--parallel 3]`
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -34,6 +36,7 @@ async function runTusServer(directory: string): Promise<void> {
 async function main(): Promise<void> {
   const mib = arg('--mib', 200);
   const rounds = arg('--rounds', 3);
+  const parallel = arg('--parallel', 1);
   const work = await mkdtemp(join(tmpdir(), 'folio-bench-chunked-'));
   const source = join(work, 'big.bin');
   const sha256 = await makeFile(source, mib);
@@ -48,6 +51,12 @@ async function main(): Promise<void> {
             uploadFolio(folio, source, mib << 20, sha256),
           ),
         );
+        if (parallel > 1)
+          rows.push(
+            await measure(`Folio chunked, ${parallel} parts at a time #${round}`, folio.pid, () =>
+              uploadFolio(folio, source, mib << 20, sha256, parallel),
+            ),
+          );
         rows.push(await measure(`tus #${round}`, tus.pid, () => uploadTus(tus.url, source, mib << 20)));
       }
     } finally {
@@ -136,8 +145,14 @@ async function startFolio(dataDir: string): Promise<Folio> {
   return { child: server.proc, pid: server.proc.pid!, url: server.url, key: secret };
 }
 
-/** Begin, PUT every 8 MiB part in order (each read from disk), complete; answers where the time went. */
-async function uploadFolio(folio: Folio, path: string, size: number, sha256: string): Promise<string> {
+/** Begin, PUT every 8 MiB part (each read from disk) in order, `parallel` at a time, complete; says where the time went. */
+async function uploadFolio(
+  folio: Folio,
+  path: string,
+  size: number,
+  sha256: string,
+  parallel = 1,
+): Promise<string> {
   const headers = { authorization: `Bearer ${folio.key}` };
   const begun = await fetch(`${folio.url}/api/v1/uploads/chunked`, {
     method: 'POST',
@@ -153,17 +168,21 @@ async function uploadFolio(folio: Folio, path: string, size: number, sha256: str
   if (begun.status !== 201) throw new Error(`begin: ${begun.status} ${await begun.text()}`);
   const { uploadId, partCount } = (await begun.json()) as { uploadId: string; partCount: number };
   const file = await open(path, 'r');
-  const buffer = Buffer.alloc(PART);
   const t = performance.now();
-  for (let i = 0; i < partCount; i++) {
-    const { bytesRead } = await file.read(buffer, 0, PART, i * PART);
-    const res = await fetch(`${folio.url}/api/v1/uploads/chunked/${uploadId}/parts/${i}`, {
-      method: 'PUT',
-      headers: { ...headers, 'content-type': 'application/octet-stream' },
-      body: buffer.subarray(0, bytesRead),
-    });
-    if (res.status !== 200) throw new Error(`part ${i}: ${res.status} ${await res.text()}`);
-  }
+  let next = 0;
+  const sender = async () => {
+    const buffer = Buffer.alloc(PART);
+    for (let i = next++; i < partCount; i = next++) {
+      const { bytesRead } = await file.read(buffer, 0, PART, i * PART);
+      const res = await fetch(`${folio.url}/api/v1/uploads/chunked/${uploadId}/parts/${i}`, {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/octet-stream' },
+        body: buffer.subarray(0, bytesRead),
+      });
+      if (res.status !== 200) throw new Error(`part ${i}: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, partCount) }, sender));
   await file.close();
   const partsSeconds = (performance.now() - t) / 1000;
   const c = performance.now();
