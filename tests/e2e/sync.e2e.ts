@@ -66,14 +66,16 @@ const assetOn = async (srv: TestServer, bearer: string, id: string) =>
 const syncStatus = async () => (await (await e.srv.as(e.srv.owner)('/api/v1/sync/status')).json()) as Json;
 
 /**
- * Presses Sync now and waits until that run has finished (a new last run in the API, not only a changed text: a
- * relative time ticking over changes it too) and the screen shows it; resolves to the run's summary.
+ * Presses Sync now and waits until a run that began after the press has finished (in the API, not only a changed
+ * text: a relative time ticking over changes it too; an automatic run may have been under way) and the screen shows
+ * it; resolves to the run's summary.
  */
 async function syncNow(page: Page): Promise<Json> {
-  const before = (await syncStatus()).lastRun?.startedAt;
+  const clickedAt = new Date().toISOString();
   await button(page, 'Sync now');
   let status = await syncStatus();
-  for (const until = Date.now() + 120_000; status.running || status.lastRun?.startedAt === before; ) {
+  const done = (s: Json) => !s.running && s.lastRun && s.lastRun.startedAt >= clickedAt;
+  for (const until = Date.now() + 120_000; !done(status); ) {
     if (Date.now() > until) throw new Error(`Sync now: no new run finished (${JSON.stringify(status)})`);
     await new Promise((r) => setTimeout(r, 100));
     status = await syncStatus();

@@ -139,12 +139,17 @@ export function createDesktopSync(deps: DesktopDeps) {
     saveSettings,
     clearSettings,
     run,
-    /** Starts a run in the background (the dashboard's "Sync now"); its progress shows in status. */
+    /**
+     * Starts a run in the background (the dashboard's "Sync now"); its progress shows in status. A run under way
+     * (an automatic one) may have begun before the change the owner wants sent, so one more follows it; clicks
+     * while that one waits share it.
+     */
     async start(workspaceId: string, options: { full?: boolean } = {}) {
       const s = await book(workspaceId).settings();
       if (!s.remoteUrl || !s.keyPrefix)
         throw badRequest('Sync is not set up for this workspace: PUT /api/v1/sync/settings first');
-      const done = run(workspaceId, options);
+      const under = running.get(workspaceId)?.done.catch(() => undefined);
+      const done = under ? under.then(() => run(workspaceId, options)) : run(workspaceId, options);
       scheduler.observe(workspaceId, done);
       done.catch(() => undefined);
     },

@@ -64,7 +64,7 @@ export const runSyncNow = defineRoute({
   response: SyncStatus,
   status: 202,
   tool: 'sync_run',
-  summary: 'Sync now (or join the run under way); follow it with GET /api/v1/sync/status',
+  summary: 'Sync now (after the run under way, if any); follow it with GET /api/v1/sync/status',
   handler: async ({ workspace, body }, { sync }) => {
     await sync.desktop.start(workspace.id, body);
     return sync.desktop.status(workspace.id);

@@ -132,6 +132,30 @@ describe('desktop sync routes', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('Sync now while a run is under way runs once more after it, so what changed meanwhile is sent', async () => {
+    const [desktop, hosted] = [await server(ON_FILES), await server()];
+    const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
+    const desktopKey = await desktop.createKey({ services: [...SERVICE_NAMES] });
+    const api = desktop.as(desktop.owner);
+    for (let i = 0; i < 30; i++) await upload(desktop, desktopKey, `file ${i}`, `f${i}.txt`);
+    await api('/api/v1/sync/settings', {
+      method: 'PUT',
+      body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
+    });
+    const first = (await (await api('/api/v1/sync/run', { method: 'POST' })).json()) as Json;
+    const late = await upload(desktop, desktopKey, 'made during the first run', 'late.txt');
+    const again = (await (await api('/api/v1/sync/run', { method: 'POST' })).json()) as Json;
+    expect(again.running.startedAt).toBe(first.running.startedAt); // the first run is still the one under way
+    const status = async () => (await (await api('/api/v1/sync/status')).json()) as Json;
+    const done = await waitFor(
+      status,
+      (s) => s.running === null && s.lastRun?.startedAt > first.running.startedAt,
+    );
+    expect(done.lastRun).toMatchObject({ ok: true });
+    const there = await hosted.as({ bearer: hostedKey })(`/api/v1/assets/${late.id}`);
+    expect(there.status).toBe(200);
+  });
+
   it('says when the hosted Folio cannot be reached, as a failed run that keeps the last success', async () => {
     const [desktop, hosted] = [await server(ON_FILES), await server()];
     const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });

@@ -4,7 +4,7 @@ import { api } from '../../../api/client';
 import { keepAnswer } from '../../../api/keep-answer';
 import { wsKey } from '../../../api/workspace-store';
 
-/** Starts a run (or joins the one under way); the answer is the status right after it started. */
+/** Starts a run (after the one under way, if any); the answer is the status right after the request. */
 export const runSync = (body: { full?: boolean } = {}) =>
   api<SyncStatus>('/api/v1/sync/run', { method: 'POST', body });
 
