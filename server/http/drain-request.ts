@@ -32,6 +32,7 @@ const CLOSE_GRACE_MS = 2_000;
 export function drainRequest(req: IncomingMessage, res: ServerResponse, socket: Socket, limits: DrainLimits) {
   const closeAfterAnswer = () =>
     finished(res, () => {
+      req.pause(); // a flowing request would resume its socket on its next read
       socket.pause();
       socket.end();
       const drop = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
