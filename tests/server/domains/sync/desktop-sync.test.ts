@@ -30,6 +30,20 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
   }
 }
 
+/** A desktop holding 30 assets, set up (automatic sync off) to sync with a fresh hosted server. */
+async function pairWithThirtyAssets() {
+  const [desktop, hosted] = [await server(ON_FILES), await server()];
+  const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
+  const desktopKey = await desktop.createKey({ services: [...SERVICE_NAMES] });
+  const api = desktop.as(desktop.owner);
+  for (let i = 0; i < 30; i++) await upload(desktop, desktopKey, `file ${i}`, `f${i}.txt`);
+  await api('/api/v1/sync/settings', {
+    method: 'PUT',
+    body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
+  });
+  return { desktop, hosted, hostedKey, desktopKey, api };
+}
+
 describe('desktop sync routes', () => {
   it('takes a hosted URL and key after checking them, shows only the key prefix, keeps the key in a 0600 file', async () => {
     const [desktop, hosted] = [await server(ON_FILES), await server()];
@@ -73,15 +87,7 @@ describe('desktop sync routes', () => {
   });
 
   it('runs now in the background: status shows the run, then its counts, the last success, and conflicts to resolve', async () => {
-    const [desktop, hosted] = [await server(ON_FILES), await server()];
-    const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
-    const desktopKey = await desktop.createKey({ services: [...SERVICE_NAMES] });
-    const api = desktop.as(desktop.owner);
-    for (let i = 0; i < 30; i++) await upload(desktop, desktopKey, `file ${i}`, `f${i}.txt`);
-    await api('/api/v1/sync/settings', {
-      method: 'PUT',
-      body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
-    });
+    const { desktop, hosted, hostedKey, desktopKey, api } = await pairWithThirtyAssets();
     const started = await api('/api/v1/sync/run', { method: 'POST' });
     expect(started.status).toBe(202);
     expect(await started.json()).toMatchObject({
@@ -133,15 +139,7 @@ describe('desktop sync routes', () => {
   });
 
   it('Sync now while a run is under way runs once more after it, so what changed meanwhile is sent', async () => {
-    const [desktop, hosted] = [await server(ON_FILES), await server()];
-    const hostedKey = await hosted.createKey({ services: [...SERVICE_NAMES] });
-    const desktopKey = await desktop.createKey({ services: [...SERVICE_NAMES] });
-    const api = desktop.as(desktop.owner);
-    for (let i = 0; i < 30; i++) await upload(desktop, desktopKey, `file ${i}`, `f${i}.txt`);
-    await api('/api/v1/sync/settings', {
-      method: 'PUT',
-      body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
-    });
+    const { desktop, hosted, hostedKey, desktopKey, api } = await pairWithThirtyAssets();
     const first = (await (await api('/api/v1/sync/run', { method: 'POST' })).json()) as Json;
     const late = await upload(desktop, desktopKey, 'made during the first run', 'late.txt');
     const again = (await (await api('/api/v1/sync/run', { method: 'POST' })).json()) as Json;
