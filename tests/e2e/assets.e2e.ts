@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HTTPRequest } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForText } from './harness.js';
@@ -130,8 +131,28 @@ describe.skipIf(!hasChromium)('assets', { timeout: 240_000 }, () => {
 
   it('opens an asset: preview, tags edited, serve URLs, then deletes it after confirmation', async () => {
     const { page, srv } = e;
+    // The preview is held back until the fields below it are measured: loading it must not move them (a click
+    // aimed at the tag field would land on the preview's link instead).
+    let releasePreview = () => {};
+    const previewHeld = new Promise<void>((resolve) => (releasePreview = resolve));
+    await page.setRequestInterception(true);
+    const hold = (request: HTTPRequest) =>
+      request.url().includes('/img/medium/')
+        ? void previewHeld.then(() => request.continue())
+        : void request.continue();
+    page.on('request', hold);
     await clickText(page, '.asset-line', 'holiday-1.png');
     await page.waitForSelector('aside[aria-label="Asset details"] .preview-image img');
+    const tagFieldTop = () =>
+      page.$eval('input[aria-label="Add to tags"]', (input) => input.getBoundingClientRect().top);
+    const before = await tagFieldTop();
+    releasePreview();
+    await page.waitForFunction(
+      () => (document.querySelector('aside .preview-image img') as HTMLImageElement | null)?.naturalWidth,
+    );
+    expect(await tagFieldTop()).toBe(before);
+    page.off('request', hold);
+    await page.setRequestInterception(false);
     await fill(page, 'Add to tags', 'launch');
     await page.keyboard.press('Enter');
     await waitForText(page, 'launch', 'aside .tag-list');

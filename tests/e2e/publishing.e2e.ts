@@ -8,6 +8,7 @@ import { namedRoutes } from '../../server/surfaces/route-table.js';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForText } from './harness.js';
 import { clickText, toast } from './pages.js';
+import { captureScreen } from './screenshots.js';
 
 const publishing = namedRoutes().some((r) => r.route.method === 'POST' && r.route.path === '/api/v1/charts');
 if (!publishing)
@@ -55,6 +56,7 @@ describe.skipIf(!hasChromium || !publishing)('publishing', { timeout: 240_000 },
         (i) => i.complete && i.naturalWidth > 0,
       ),
     );
+    await captureScreen(page, 'chart-detail');
     await clickText(page, '.version-item', 'v1');
     await page.waitForFunction(() =>
       document.querySelector('.publication-preview img')?.getAttribute('src')?.includes('version=1'),

@@ -34,7 +34,13 @@ function Preview({ asset }: { asset: Asset }) {
   if (asset.urls.img)
     return (
       <a className="preview-image" href={asset.urls.img} target="_blank" rel="noreferrer">
-        <img src={asset.urls.img.replace('/img/', '/img/medium/')} alt={asset.displayName} />
+        {/* width and height hold the box at the image's shape while it loads, so the fields below do not move */}
+        <img
+          src={asset.urls.img.replace('/img/', '/img/medium/')}
+          alt={asset.displayName}
+          width={asset.width}
+          height={asset.height}
+        />
       </a>
     );
   if (asset.type === 'video' && asset.urls.audio)
