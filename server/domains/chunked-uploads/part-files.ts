@@ -175,21 +175,25 @@ export async function hashFrom(
   hash: Hash = createHash('sha256'),
 ): Promise<{ sha256: string; wrong: number[] }> {
   const wrong: number[] = [];
-  const { partSize, size } = upload;
-  for (let i = from; i < upload.partCount; i++) {
-    const part = createHash('sha256');
-    const end = Math.min(size, (i + 1) * partSize) - 1;
-    for await (const chunk of createReadStream(dataPath(dir), {
-      start: i * partSize,
-      end,
-      highWaterMark: 1 << 20,
-    })) {
-      hash.update(chunk as Buffer);
-      part.update(chunk as Buffer);
-    }
-    if (part.digest('hex') !== upload.parts[i]?.sha256) wrong.push(i);
-  }
+  for (let i = from; i < upload.partCount; i++)
+    if ((await hashPart(dir, upload, i, hash)) !== upload.parts[i]?.sha256) wrong.push(i);
   return { sha256: hash.digest('hex'), wrong };
+}
+
+/** Reads part `index`'s range of the data file into `hash`; resolves with the SHA-256 of that range alone. */
+export async function hashPart(
+  dir: string,
+  { size, partSize }: { size: number; partSize: number },
+  index: number,
+  hash: Hash,
+): Promise<string> {
+  const part = createHash('sha256');
+  const range = { start: index * partSize, end: Math.min(size, (index + 1) * partSize) - 1 };
+  for await (const chunk of createReadStream(dataPath(dir), { ...range, highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    part.update(chunk as Buffer);
+  }
+  return part.digest('hex');
 }
 
 /** Temp files of receives a crash cut off and claims they held: only safe to call when no PUT is in flight. */

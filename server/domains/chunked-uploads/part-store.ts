@@ -24,6 +24,7 @@ import {
   dataPath,
   doneParts,
   hashFrom,
+  hashPart,
   isDone,
   markDone,
   readyForPart,
@@ -42,6 +43,9 @@ export type ReceivedPart = {
   discard(): Promise<void>;
 };
 
+/** Where part i lies: bytes i × partSize up to the next part or `size`. */
+export type PartGeometry = Pick<ChunkedUploadRecord, 'id' | 'size' | 'partSize'>;
+
 /** The hash of parts 0..from-1, fed as they arrived in order (assembly.ts). */
 export type KnownPrefix = { from: number; hash: Hash };
 
@@ -58,6 +62,8 @@ export interface PartStore {
     expected: number,
     running?: Hash,
   ): Promise<ReceivedPart>;
+  /** Ranged stores: reads part `index` as stored into `hash`, answering that part's own SHA-256. */
+  hashPart?(workspaceId: string, upload: PartGeometry, index: number, hash: Hash): Promise<string>;
   /** Sizes of the parts stored, by index. */
   sizes(workspaceId: string, id: string, partCount: number): Promise<Map<number, number>>;
   /** The whole file at `target` with its size and SHA-256; the parts stay until `remove`. */
@@ -141,6 +147,8 @@ export function diskParts(partsRoot: string): PartStore {
         throw error;
       }
     },
+    hashPart: (workspaceId, upload, index, hash) =>
+      hashPart(dirOf(workspaceId, upload.id), upload, index, hash),
     async sizes(workspaceId, id) {
       const done = await doneParts(dirOf(workspaceId, id));
       return new Map([...done].map(([i, part]) => [i, part.size]));

@@ -70,7 +70,7 @@ export function createChunkedUploads({
         await parts.remove(workspaceId, record.id);
         throw error;
       });
-    assemblies.start(record.id);
+    assemblies.start(workspaceId, record);
     return inserted;
   }
 

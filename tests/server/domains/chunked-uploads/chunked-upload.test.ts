@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -246,17 +247,41 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
 
   // The in-order fast path: only where parts are written in place into one local file.
   it.skipIf(hostedTests)(
-    'a re-PUT of an assembled part with the same bytes keeps the fast path; a gap resumes from the assembly',
+    'a re-PUT of an assembled part with the same bytes keeps the fast path; a part sent ahead joins once the gap fills',
     async () => {
       const bytes = randomBytes(PART * 4);
       const up = await beginFor(bytes, { sha256: sha256(bytes) });
       for (const i of [0, 1, 0, 3, 2]) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
       const before = stats();
       const { asset } = (await (await complete(up.uploadId)).json()) as Json;
-      expect(stats()).toEqual({ ...before, resumed: before.resumed + 1 }); // assembly had 0-1; 2 and 3 read back
+      expect(stats()).toEqual({ ...before, fast: before.fast + 1 }); // 3 was read back into the hash after 2 came
       expect(asset.sha256).toBe(sha256(bytes));
       const me = (await (await api()('/api/v1/me')).json()) as Json;
       expect(readFileSync(await assetPath(me.workspace.id, asset.id))).toEqual(bytes);
+    },
+  );
+
+  // The in-order fast path: only where parts are written in place into one local file.
+  it.skipIf(hostedTests)(
+    'a part sent ahead whose range no longer holds it stays out of the hash: complete reads it and refuses',
+    async () => {
+      const bytes = randomBytes(PART * 3);
+      const up = await beginFor(bytes, { sha256: sha256(bytes) });
+      for (const i of [0, 2]) expect((await put(up.uploadId, i, part(bytes, i))).status).toBe(200);
+      // another writer on a shared volume changes part 2's range before the gap before it fills
+      const file = await open(join(await uploadDir(up.uploadId), 'parts.bin'), 'r+');
+      await file.write(randomBytes(16), 0, 16, 2 * PART);
+      await file.close();
+      expect((await put(up.uploadId, 1, part(bytes, 1))).status).toBe(200);
+      const before = stats();
+      const refused = await complete(up.uploadId);
+      expect(stats()).toEqual({ ...before, resumed: before.resumed + 1 }); // hashed 0-1; 2 read and checked
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as Json).missingParts).toEqual([2]);
+      expect((await put(up.uploadId, 2, part(bytes, 2))).status).toBe(200);
+      const done = await complete(up.uploadId);
+      expect(done.status).toBe(200);
+      expect(((await done.json()) as Json).asset.sha256).toBe(sha256(bytes));
     },
   );
 
