@@ -21,6 +21,8 @@ const PAGE = MAX_PLAN_RECORDS;
 /** Records above this many bytes of JSON travel as a blob in a pack instead of inline. */
 const INLINE_BYTES = 256 << 10;
 const PUSH_BYTES = 768 << 10;
+/** Push requests of one kind in flight at once (their records land in the same units on the server). */
+const PUSHES_IN_FLIGHT = 2;
 
 type Candidate = {
   adapter: KindAdapter;
@@ -155,24 +157,76 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
     }
   }
   await pMap(agreements, (agree) => agree(), { concurrency: 16 });
-  // Only the bytes of records the server will take: a record that conflicts is not written, so its bytes would waste.
-  const needed = new Set(toPush.flatMap((c) => blobsOf(c).map((b) => b.sha256)));
-  const missing = new Set(plan.missingBlobs.filter((s) => needed.has(s)));
   progress.enter('upload');
-  const failedBlobs = await ctx.uploader.upload(blobs.filter((b) => missing.has(b.sha256)));
-  progress.enter('push');
   progress.add('push', toPush.length);
-  for (const batch of batches(toPush)) {
-    const items = batch.map(itemOf);
-    await pMap(batch, (c) => book.intend(c.adapter.kind, c.id, { rev: c.rev, sha256: c.sha256 }), {
-      concurrency: 16,
+  const pending = new Map(blobs.map((b) => [b.sha256, b]));
+  await pushPipelined(ctx, [...batches(toPush)], pending, new Set(plan.missingBlobs));
+}
+
+/**
+ * Only the bytes of records the server will take are sent: a record that conflicts is not written, so its bytes would
+ * waste. Each push batch's missing bytes go in packs of their own, one upload after another, and a batch is pushed as soon
+ * as its packs are in: the server writes one batch's records while the desktop reads and sends the next batch's
+ * bytes. Batches of one kind whose records need no order among them (assets, transcripts) are pushed up to
+ * PUSHES_IN_FLIGHT at a time; any other batch waits for those before it. The first failure stops new pushes, and
+ * what is under way is waited for before it is thrown, so nothing of the run goes on after it ends.
+ */
+async function pushPipelined(
+  ctx: RunContext,
+  list: Candidate[][],
+  pending: Map<string, PendingBlob>,
+  missing: Set<string>,
+): Promise<void> {
+  const failedBlobs = new Map<string, string>();
+  let uploads = Promise.resolve();
+  const uploaded = list.map((batch) => {
+    // A blob goes with the first batch that needs it (taken out of `missing` there).
+    const blobs = batch
+      .flatMap(blobsOf)
+      .filter((b) => missing.delete(b.sha256))
+      .map((b) => pending.get(b.sha256)!);
+    uploads = uploads.then(async () => {
+      for (const [sha256, error] of await ctx.uploader.upload(blobs)) failedBlobs.set(sha256, error);
     });
-    const { results } = await remote.push(items);
-    await pMap(results.entries(), ([i, result]) => settleOrFail(ctx, batch[i], result, failedBlobs), {
-      concurrency: 16,
-    });
-    progress.step('push', batch.length);
+    uploads.catch(() => undefined); // heard by the batch that waits for it
+    return uploads;
+  });
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  for (const [k, batch] of list.entries()) {
+    const limit = k > 0 && unordered(list[k - 1], batch) ? PUSHES_IN_FLIGHT : 1;
+    while (running.size >= limit) await Promise.race(running);
+    if (failure) break;
+    const pushed: Promise<void> = uploaded[k]
+      .then(() => pushBatch(ctx, batch, failedBlobs))
+      .catch((error) => {
+        failure ??= { error };
+      })
+      .finally(() => running.delete(pushed));
+    running.add(pushed);
   }
+  await Promise.all(running);
+  await uploads.catch(() => undefined);
+  if (failure) throw failure.error;
+}
+
+async function pushBatch(ctx: RunContext, batch: Candidate[], failedBlobs: Map<string, string>) {
+  const { book, remote, progress } = ctx;
+  progress.enter('push');
+  await pMap(batch, (c) => book.intend(c.adapter.kind, c.id, { rev: c.rev, sha256: c.sha256 }), {
+    concurrency: 16,
+  });
+  const { results } = await remote.push(batch.map(itemOf));
+  await pMap(results.entries(), ([i, result]) => settleOrFail(ctx, batch[i], result, failedBlobs), {
+    concurrency: 16,
+  });
+  progress.step('push', batch.length);
+}
+
+/** Two batches whose records are all of one kind that has no order among its records (no lanes). */
+function unordered(a: Candidate[], b: Candidate[]): boolean {
+  const { kind } = a[0].adapter;
+  return [...a, ...b].every((c) => c.adapter.kind === kind && !c.adapter.order);
 }
 
 /**

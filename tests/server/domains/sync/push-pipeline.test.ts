@@ -1,0 +1,83 @@
+// A first sync of many small assets is pipelined: the hosted side writes one push batch's records while the desktop
+// still sends the next batch's bytes, and two push requests of assets are in flight at once. A failure part way
+// stops the run with nothing of it still going on, and the next run sends the rest.
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listAll, type SyncPair, startSyncPair, upload } from '../../../helpers/sync-pair.js';
+
+const ASSETS = 420; // three push batches of at most 200 records
+let pair: SyncPair | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await pair?.close();
+  pair = undefined;
+});
+
+type Call = { what: string; begun: number; ended?: number };
+
+/** Records each sync request the desktop sends (through the real fetch) as it begins and ends. */
+function watchSyncRequests(fail?: (what: string, calls: Call[]) => boolean) {
+  const calls: Call[] = [];
+  let clock = 0;
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    if (!url.pathname.startsWith('/api/v1/sync/')) return realFetch(input, init);
+    const what = `${init?.method ?? 'GET'} ${url.pathname.replace(/\/packs\/[^/]+/, '/packs/:id')}`;
+    if (fail?.(what, calls)) throw new TypeError('fetch failed (cut off by the test)');
+    const call: Call = { what, begun: clock++ };
+    calls.push(call);
+    try {
+      return await realFetch(input, init);
+    } finally {
+      call.ended = clock++;
+    }
+  });
+  return calls;
+}
+
+async function desktopWithAssets() {
+  pair = await startSyncPair();
+  for (let i = 0; i < ASSETS; i++)
+    await upload(pair.desktop, pair.desktopKey.bearer, randomBytes(200 + (i % 50)), `a-${i}.bin`);
+  return pair;
+}
+
+describe('pipelined push of many small assets', () => {
+  it('pushes the first batch before the last batch’s bytes are in, two pushes at a time, and everything lands', async () => {
+    const { hosted, hostedKey, sync } = await desktopWithAssets();
+    const calls = watchSyncRequests();
+    const summary = await sync();
+    expect(summary).toMatchObject({ ok: true, counts: { pushed: ASSETS, blobsUploaded: ASSETS } });
+    expect((await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).size).toBe(ASSETS);
+
+    const pushes = calls.filter((c) => c.what === 'POST /api/v1/sync/push');
+    const completes = calls.filter((c) => c.what === 'POST /api/v1/sync/packs/:id/complete');
+    expect(pushes).toHaveLength(3);
+    expect(completes).toHaveLength(3);
+    expect(pushes[0].begun).toBeLessThan(completes[2].begun);
+    const overlapping = pushes.some((a, i) =>
+      pushes.slice(i + 1).some((b) => b.begun < a.ended! && a.begun < b.ended!),
+    );
+    expect(overlapping).toBe(true);
+  });
+
+  it('stops at a failure with nothing left running, and the next run sends the rest', async () => {
+    const { hosted, hostedKey, sync } = await desktopWithAssets();
+    // The third batch's pack cannot be begun: the host went away after two batches' bytes.
+    const calls = watchSyncRequests(
+      (what, sent) => what === 'POST /api/v1/sync/packs' && sent.filter((c) => c.what === what).length === 2,
+    );
+    const failed = await sync();
+    expect(failed.ok).toBe(false);
+    const sent = calls.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.length).toBe(sent); // nothing of the failed run went on after it returned
+    const landed = (await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).size;
+    expect(landed).toBe(400);
+
+    vi.restoreAllMocks();
+    expect(await sync()).toMatchObject({ ok: true, counts: { pushed: ASSETS - landed } });
+    expect((await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).size).toBe(ASSETS);
+  });
+});
