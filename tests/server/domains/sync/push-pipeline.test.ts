@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listAll, type SyncPair, startSyncPair, upload } from '../../../helpers/sync-pair.js';
 
 const ASSETS = 420; // three push batches of at most 200 records
+const PUSH = 'POST /api/v1/sync/push';
+const COMPLETE = 'POST /api/v1/sync/packs/:id/complete';
 let pair: SyncPair | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -14,9 +16,15 @@ afterEach(async () => {
 });
 
 type Call = { what: string; begun: number; ended?: number };
+type Watch = {
+  /** Throws instead of sending this request. */
+  fail?: (what: string, calls: Call[]) => boolean;
+  /** Holds this request back until the promise it returns settles. */
+  hold?: (call: Call, calls: Call[]) => Promise<void> | undefined;
+};
 
 /** Records each sync request the desktop sends (through the real fetch) as it begins and ends. */
-function watchSyncRequests(fail?: (what: string, calls: Call[]) => boolean) {
+function watchSyncRequests({ fail, hold }: Watch = {}) {
   const calls: Call[] = [];
   let clock = 0;
   const realFetch = globalThis.fetch;
@@ -28,12 +36,22 @@ function watchSyncRequests(fail?: (what: string, calls: Call[]) => boolean) {
     const call: Call = { what, begun: clock++ };
     calls.push(call);
     try {
+      await hold?.(call, calls);
       return await realFetch(input, init);
     } finally {
       call.ended = clock++;
     }
   });
   return calls;
+}
+
+/** Resolves once `check()` holds, or after `ms` (so a run that never gets there fails its assertions, not a timeout). */
+function until(check: () => boolean, ms = 3000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const tick = () => (check() || Date.now() - started > ms ? resolve() : setTimeout(tick, 5));
+    tick();
+  });
 }
 
 async function desktopWithAssets() {
@@ -46,16 +64,24 @@ async function desktopWithAssets() {
 describe('pipelined push of many small assets', () => {
   it('pushes the first batch before the last batch’s bytes are in, two pushes at a time, and everything lands', async () => {
     const { hosted, hostedKey, sync } = await desktopWithAssets();
-    const calls = watchSyncRequests();
+    const count = (calls: Call[], what: string) => calls.filter((c) => c.what === what).length;
+    // The first push answers only once a second is under way, and the last pack completes only once a push began:
+    // a run that pushes only after all its bytes are in, or one push at a time, waits these out and is caught.
+    const calls = watchSyncRequests({
+      hold: (call, sent) => {
+        if (call.what === PUSH && count(sent, PUSH) === 1) return until(() => count(sent, PUSH) >= 2);
+        if (call.what === COMPLETE && count(sent, COMPLETE) === 3) return until(() => count(sent, PUSH) >= 1);
+      },
+    });
     const summary = await sync();
     expect(summary).toMatchObject({ ok: true, counts: { pushed: ASSETS, blobsUploaded: ASSETS } });
     expect((await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).size).toBe(ASSETS);
 
-    const pushes = calls.filter((c) => c.what === 'POST /api/v1/sync/push');
-    const completes = calls.filter((c) => c.what === 'POST /api/v1/sync/packs/:id/complete');
+    const pushes = calls.filter((c) => c.what === PUSH);
+    const completes = calls.filter((c) => c.what === COMPLETE);
     expect(pushes).toHaveLength(3);
     expect(completes).toHaveLength(3);
-    expect(pushes[0].begun).toBeLessThan(completes[2].begun);
+    expect(pushes[0].begun).toBeLessThan(completes[2].ended!);
     const overlapping = pushes.some((a, i) =>
       pushes.slice(i + 1).some((b) => b.begun < a.ended! && a.begun < b.ended!),
     );
@@ -65,9 +91,10 @@ describe('pipelined push of many small assets', () => {
   it('stops at a failure with nothing left running, and the next run sends the rest', async () => {
     const { hosted, hostedKey, sync } = await desktopWithAssets();
     // The third batch's pack cannot be begun: the host went away after two batches' bytes.
-    const calls = watchSyncRequests(
-      (what, sent) => what === 'POST /api/v1/sync/packs' && sent.filter((c) => c.what === what).length === 2,
-    );
+    const calls = watchSyncRequests({
+      fail: (what, sent) =>
+        what === 'POST /api/v1/sync/packs' && sent.filter((c) => c.what === what).length === 2,
+    });
     const failed = await sync();
     expect(failed.ok).toBe(false);
     const sent = calls.length;
