@@ -8,9 +8,11 @@
  *   4. 100 diagrams of 3 versions each: versions/s of a first sync, beside publishing the same versions through
  *      the API (every version is checked by the SVG check on the receiving side, as on publishing).
  * Durations are the server's own (the run summary's startedAt → finishedAt).
- * `npx tsx bench/sync.ts [--small 1000] [--big-mb 500] [--noop 10000] [--diagrams 100] [--only small,big]`
+ * `npx tsx bench/sync.ts [--small 1000] [--big-mb 500] [--noop 10000] [--diagrams 100] [--only small,big]
+ * [--link 100,20]`; `--link <Mbit/s>,<round trip ms>` sends both sync and rsync through a simulated network link
+ * (bench/lib/link.ts) instead of bare loopback.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildTestServer } from '../tests/helpers/child-test-server.js';
+import { type LinkOptions, startLink } from './lib/link.js';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
@@ -31,6 +34,11 @@ const ONLY = process.argv.includes('--only')
   : ['small', 'big', 'noop', 'diagrams'];
 /** fsync on (the default, what a user runs) or off (`--fsync 0`: what the protocol costs without durable writes). */
 const FSYNC = process.argv.includes('--fsync') ? arg('--fsync', 0) !== 0 : true;
+const LINK: LinkOptions | undefined = process.argv.includes('--link')
+  ? (([mbit, rttMs]) => ({ mbit, rttMs }))(
+      process.argv[process.argv.indexOf('--link') + 1].split(',').map(Number),
+    )
+  : undefined;
 
 // biome-ignore lint/suspicious/noExplicitAny: the status JSON is read field by field
 type Json = Record<string, any>;
@@ -39,12 +47,17 @@ type Row = { test: string; tool: string; items: number; bytes: number; seconds: 
 const work = await mkdtemp(join(tmpdir(), 'folio-bench-sync-'));
 const rows: Row[] = [];
 const limits = { rateLimitPerMinute: 1e9, rateLimitBurst: 1e9, uploadBytes: 4 * 1024 ** 3 };
+// Through a link, the hosted instance's public address is the link's, as behind any proxy.
+const linkPort = LINK && (await freePort());
 const hosted = await startChildTestServer({
   fsync: FSYNC,
+  ...(linkPort && { publicUrl: `http://127.0.0.1:${linkPort}` }),
   limits: { ...limits, rateLimitPerMinute: 1200, rateLimitBurst: 200 },
 });
 const desktop = await startChildTestServer({ fsync: FSYNC, limits });
 const rsyncd = await startRsyncDaemon(join(work, 'rsync-dest'));
+const hostedLink = LINK && (await startLink(Number(new URL(hosted.url).port), LINK, linkPort));
+if (LINK) console.log(`Through a link of ${LINK.mbit} Mbit/s each way and a ${LINK.rttMs} ms round trip`);
 try {
   const desktopKey = await desktop.createKey(['assets', 'transcription', 'diagrams']);
   const hostedKey = await hosted.createKey(['assets', 'transcription', 'diagrams']);
@@ -55,7 +68,7 @@ try {
     });
   const settings = await session('/api/v1/sync/settings', {
     method: 'PUT',
-    body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
+    body: JSON.stringify({ remoteUrl: hostedLink?.url ?? hosted.url, key: hostedKey, enabled: false }),
   });
   if (settings.status !== 200) throw new Error(`settings: ${await settings.text()}`);
 
@@ -99,7 +112,7 @@ try {
     tool: 'rsync -a',
     items: SMALL,
     bytes: smallBytes,
-    seconds: rsyncd.push(smallDir, 'small'),
+    seconds: await rsyncd.push(smallDir, 'small'),
   });
 
   // 2. One large audio file.
@@ -130,7 +143,7 @@ try {
       tool: 'rsync -a',
       items: 1,
       bytes: bigBytes,
-      seconds: rsyncd.push(bigDir, 'big'),
+      seconds: await rsyncd.push(bigDir, 'big'),
     });
   }
 
@@ -148,7 +161,7 @@ try {
     await Promise.all([...files, ...more].map((f) => writeFile(join(noopDir, f.name), f.bytes)));
     const seeded = await sync();
     console.log(`(seeding: ${more.length} more assets synced in ${seeded.seconds.toFixed(1)} s)`);
-    rsyncd.push(noopDir, 'noop');
+    await rsyncd.push(noopDir, 'noop');
     const noop: number[] = [];
     const full: number[] = [];
     const rsyncNoop: number[] = [];
@@ -161,7 +174,7 @@ try {
       if (again.summary.counts.unchanged !== NOOP)
         throw new Error(`full re-plan: ${JSON.stringify(again.summary.counts)}`);
       full.push(again.seconds);
-      rsyncNoop.push(rsyncd.push(noopDir, 'noop'));
+      rsyncNoop.push(await rsyncd.push(noopDir, 'noop'));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     rows.push({
@@ -216,7 +229,8 @@ try {
   }
   printTable(rows, fullNoop);
 } finally {
-  rsyncd.stop();
+  await rsyncd.stop();
+  await hostedLink?.close();
   await desktop.close();
   await hosted.close();
   await rm(work, { recursive: true, force: true });
@@ -310,15 +324,22 @@ async function startRsyncDaemon(dest: string) {
     { stdio: 'ignore' },
   );
   await new Promise((r) => setTimeout(r, 300));
+  const link = LINK && (await startLink(port, LINK));
   return {
-    /** `rsync -a <dir>/ rsync://127.0.0.1/dest/<name>/`; resolves to the seconds it took. */
-    push(dir: string, name: string): number {
+    /** `rsync -a <dir>/ rsync://127.0.0.1/dest/<name>/` (through the link, if any); resolves to the seconds it took. */
+    async push(dir: string, name: string): Promise<number> {
       const started = process.hrtime.bigint();
-      const run = spawnSync('rsync', ['-a', `${dir}/`, `rsync://127.0.0.1:${port}/dest/${name}/`]);
-      if (run.status !== 0) throw new Error(`rsync: ${run.stderr}`);
+      const run = spawn('rsync', ['-a', `${dir}/`, `rsync://127.0.0.1:${link?.port ?? port}/dest/${name}/`]);
+      let stderr = '';
+      run.stderr.on('data', (d) => (stderr += d));
+      const status = await new Promise((resolve) => run.once('exit', resolve));
+      if (status !== 0) throw new Error(`rsync: ${stderr}`);
       return Number(process.hrtime.bigint() - started) / 1e9;
     },
-    stop: () => daemon.kill('SIGTERM'),
+    async stop() {
+      daemon.kill('SIGTERM');
+      await link?.close();
+    },
   };
 }
 
