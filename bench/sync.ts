@@ -34,11 +34,10 @@ const ONLY = process.argv.includes('--only')
   : ['small', 'big', 'noop', 'diagrams'];
 /** fsync on (the default, what a user runs) or off (`--fsync 0`: what the protocol costs without durable writes). */
 const FSYNC = process.argv.includes('--fsync') ? arg('--fsync', 0) !== 0 : true;
-const LINK: LinkOptions | undefined = process.argv.includes('--link')
-  ? (([mbit, rttMs]) => ({ mbit, rttMs }))(
-      process.argv[process.argv.indexOf('--link') + 1].split(',').map(Number),
-    )
-  : undefined;
+/** `--link <Mbit/s>,<round trip ms>`: sync and rsync both go through a simulated network link. */
+const linkAt = process.argv.indexOf('--link');
+const [mbit, rttMs] = linkAt >= 0 ? process.argv[linkAt + 1].split(',').map(Number) : [];
+const LINK: LinkOptions | undefined = linkAt >= 0 ? { mbit, rttMs } : undefined;
 
 // biome-ignore lint/suspicious/noExplicitAny: the status JSON is read field by field
 type Json = Record<string, any>;
