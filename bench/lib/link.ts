@@ -1,8 +1,9 @@
 /**
  * A TCP proxy on 127.0.0.1 that behaves like a network link between two machines: each direction carries the bytes
  * of all its connections at `mbit` megabits a second, one after another as a router's queue sends them, and delivers
- * them half a round trip after they leave. A sender that runs more than a few round trips ahead is paused until the queue drains, as TCP's
- * window would hold it. Benches only: what loopback hides (round trips, a slower upload) shows through it.
+ * them half a round trip after they leave. A sender that runs more than a few round trips ahead is paused until the
+ * queue drains, as TCP's window would hold it. Benches only: what loopback hides (round trips, a slower upload) shows
+ * through it.
  */
 import { connect, createServer, type Socket } from 'node:net';
 

@@ -159,8 +159,8 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
   await pMap(agreements, (agree) => agree(), { concurrency: 16 });
   progress.enter('upload');
   progress.add('push', toPush.length);
-  const pending = new Map(blobs.map((b) => [b.sha256, b]));
-  await pushPipelined(ctx, [...batches(toPush)], pending, new Set(plan.missingBlobs));
+  const blobsBySha = new Map(blobs.map((b) => [b.sha256, b]));
+  await pushPipelined(ctx, [...batches(toPush)], blobsBySha, new Set(plan.missingBlobs));
 }
 
 /**
@@ -175,7 +175,7 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
 async function pushPipelined(
   ctx: RunContext,
   list: Candidate[][],
-  pending: Map<string, PendingBlob>,
+  blobsBySha: Map<string, PendingBlob>,
   missing: Set<string>,
 ): Promise<void> {
   const failedBlobs = new Map<string, string>();
@@ -186,7 +186,7 @@ async function pushPipelined(
     const blobs = batch
       .flatMap(blobsOf)
       .filter((b) => missing.delete(b.sha256))
-      .map((b) => pending.get(b.sha256)!);
+      .map((b) => blobsBySha.get(b.sha256)!);
     const turn = uploaded[k - 1] ?? Promise.resolve();
     uploaded[k] = turn.then(async () => {
       if (failure) throw failure.error;

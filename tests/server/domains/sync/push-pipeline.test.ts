@@ -8,6 +8,7 @@ import { listAll, type SyncPair, startSyncPair, upload } from '../../../helpers/
 const ASSETS = 420; // three push batches of at most 200 records
 const PUSH = 'POST /api/v1/sync/push';
 const COMPLETE = 'POST /api/v1/sync/packs/:id/complete';
+const BEGIN_PACK = 'POST /api/v1/sync/packs';
 let pair: SyncPair | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -16,6 +17,7 @@ afterEach(async () => {
 });
 
 type Call = { what: string; begun: number; ended?: number };
+const count = (calls: Call[], what: string) => calls.filter((c) => c.what === what).length;
 type Watch = {
   /** Throws instead of sending this request. */
   fail?: (what: string, calls: Call[]) => boolean;
@@ -64,7 +66,6 @@ async function desktopWithAssets() {
 describe('pipelined push of many small assets', () => {
   it('pushes the first batch before the last batch’s bytes are in, two pushes at a time, and everything lands', async () => {
     const { hosted, hostedKey, sync } = await desktopWithAssets();
-    const count = (calls: Call[], what: string) => calls.filter((c) => c.what === what).length;
     // The first push answers only once a second is under way, and the last pack completes only once a push began:
     // a run that pushes only after all its bytes are in, or one push at a time, waits these out and is caught.
     const calls = watchSyncRequests({
@@ -92,8 +93,7 @@ describe('pipelined push of many small assets', () => {
     const { hosted, hostedKey, sync } = await desktopWithAssets();
     // The third batch's pack cannot be begun: the host went away after two batches' bytes.
     const calls = watchSyncRequests({
-      fail: (what, sent) =>
-        what === 'POST /api/v1/sync/packs' && sent.filter((c) => c.what === what).length === 2,
+      fail: (what, sent) => what === BEGIN_PACK && count(sent, BEGIN_PACK) === 2,
     });
     const failed = await sync();
     expect(failed.ok).toBe(false);
