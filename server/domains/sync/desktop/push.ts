@@ -15,6 +15,7 @@ import {
 } from '../protocol/schema.js';
 import type { RunContext } from './run-context.js';
 import type { PendingBlob } from './uploader.js';
+import { createWire } from './wire.js';
 
 /** One page of the local feed is planned in one request. */
 const PAGE = MAX_PLAN_RECORDS;
@@ -165,12 +166,14 @@ async function pushChunk(ctx: RunContext, chunk: Candidate[]): Promise<void> {
 
 /**
  * Only the bytes of records the server will take are sent: a record that conflicts is not written, so its bytes would
- * waste. Each push batch's missing bytes go in packs of their own, one batch's after another (two at a time were no
- * faster through a 100 Mbit/s link), and a batch is pushed as soon as its packs are in: the server writes one batch's
- * records while the desktop reads and sends the next batch's bytes. Batches of one kind whose records need no order
- * among them (assets, transcripts) are pushed up to PUSHES_IN_FLIGHT at a time; any other batch waits for those
- * before it. The first failure stops new uploads and pushes, and what is under way is waited for before it is thrown,
- * so nothing of the run goes on after it ends.
+ * waste. Each push batch's missing bytes go in packs of their own, one batch's parts after another's (two at a time
+ * were no faster through a 100 Mbit/s link), and a batch is pushed as soon as its packs are in: the server writes one
+ * batch's records while the desktop reads and sends the next batch's bytes. A batch's first pack is begun while the
+ * batch before it sends its parts, and a pack's complete goes beside the next batch's parts (wire.ts). Batches of one
+ * kind whose records need no order among them (assets, transcripts) are pushed up to PUSHES_IN_FLIGHT at a time; any
+ * other batch waits for those before it. A failed upload stops every later batch's parts, the first failure a push
+ * hears stops new pushes, and what is under way is waited for before it is thrown, so nothing of the run goes on
+ * after it ends.
  */
 async function pushPipelined(
   ctx: RunContext,
@@ -181,18 +184,23 @@ async function pushPipelined(
   const failedBlobs = new Map<string, string>();
   let failure: { error: unknown } | undefined;
   const uploaded: Promise<void>[] = [];
+  const take = createWire();
+  const places = list.map(() => take());
   for (const [k, batch] of list.entries()) {
     // A blob goes with the first batch that needs it (taken out of `missing` there).
     const blobs = batch
       .flatMap(blobsOf)
       .filter((b) => missing.delete(b.sha256))
       .map((b) => blobsBySha.get(b.sha256)!);
-    const turn = uploaded[k - 1] ?? Promise.resolve();
+    // Begun once the batch before holds the wire; its parts wait for the wire itself.
+    const turn = places[k - 1]?.ready ?? Promise.resolve();
     uploaded[k] = turn.then(async () => {
       if (failure) throw failure.error;
-      for (const [sha256, error] of await ctx.uploader.upload(blobs)) failedBlobs.set(sha256, error);
+      for (const [sha256, error] of await ctx.uploader.upload(blobs, places[k]))
+        failedBlobs.set(sha256, error);
     });
-    uploaded[k].catch(() => undefined); // heard by the batch that waits for it
+    // A failed batch, before its parts or after them, stops the wire; the failure itself is heard by its push.
+    uploaded[k].catch((error) => places[k].release(error));
   }
   const running = new Set<Promise<void>>();
   for (const [k, batch] of list.entries()) {

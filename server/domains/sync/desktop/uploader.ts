@@ -11,6 +11,7 @@ import type { Kinds } from '../kinds/index.js';
 import { sha256Hex } from '../protocol/content-hash.js';
 import type { Progress } from './progress.js';
 import { type Remote, RemoteError } from './remote.js';
+import type { WirePlace } from './wire.js';
 
 /** Small blobs share a pack up to this size; a larger blob is a pack of its own. */
 export const PACK_BYTES = 64 << 20;
@@ -36,8 +37,12 @@ export function createUploader(deps: {
   const { store, workspaceId, kinds, remote, progress } = deps;
   const packs = store.collection(syncPacks, workspaceId);
 
-  /** Uploads `blobs`; resolves to the hashes the server could not store, with why. */
-  async function upload(blobs: PendingBlob[]): Promise<Map<string, string>> {
+  /**
+   * Uploads `blobs`; resolves to the hashes the server could not store, with why. With a `place` on the wire, the
+   * first pack is begun before the place is ready, its parts wait for it, and the place is released once the last
+   * pack's parts are sent, before that pack's complete.
+   */
+  async function upload(blobs: PendingBlob[], place?: WirePlace): Promise<Map<string, string>> {
     const failed = new Map<string, string>();
     const unique = [...new Map(blobs.filter((b) => b.size > 0).map((b) => [b.sha256, b])).values()];
     progress.add(
@@ -45,7 +50,8 @@ export function createUploader(deps: {
       unique.length,
       unique.reduce((n, b) => n + b.size, 0),
     );
-    for (const group of groups(unique)) {
+    const list = [...groups(unique)];
+    for (const [i, group] of list.entries()) {
       const begun = await remote.beginPack({
         blobs: group.map(({ sha256, size }) => ({ sha256, size })),
         partSize: PART_BYTES,
@@ -58,7 +64,14 @@ export function createUploader(deps: {
         createdAt: new Date().toISOString(),
       };
       await packs.insert(row);
-      await finish(row, begun.partSize, range(begun.partCount), failed);
+      if (i === 0) await place?.ready;
+      await sendParts(row, begun.partSize, range(begun.partCount));
+      if (i === list.length - 1) place?.release();
+      await complete(row, failed);
+    }
+    if (list.length === 0 && place) {
+      await place.ready;
+      place.release();
     }
     return failed;
   }
@@ -85,11 +98,12 @@ export function createUploader(deps: {
         0,
       );
       progress.step('upload', 0, row.size - missingBytes);
-      await finish(row, status.partSize, missing, new Map());
+      await sendParts(row, status.partSize, missing);
+      await complete(row, new Map());
     }
   }
 
-  async function finish(row: PackRecord, partSize: number, parts: number[], failed: Map<string, string>) {
+  async function sendParts(row: PackRecord, partSize: number, parts: number[]) {
     for (const index of parts) {
       const start = index * partSize;
       const end = Math.min(row.size, start + partSize);
@@ -98,6 +112,9 @@ export function createUploader(deps: {
       progress.count('partsSent');
       progress.count('bytesSent', end - start);
     }
+  }
+
+  async function complete(row: PackRecord, failed: Map<string, string>) {
     const done = await remote.completePack(row.id);
     for (const f of done.failed) failed.set(f.sha256, f.error);
     progress.step('upload', done.stored.length + done.failed.length);

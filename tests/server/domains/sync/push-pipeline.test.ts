@@ -9,6 +9,7 @@ const ASSETS = 420; // three push batches of at most 200 records
 const PUSH = 'POST /api/v1/sync/push';
 const COMPLETE = 'POST /api/v1/sync/packs/:id/complete';
 const BEGIN_PACK = 'POST /api/v1/sync/packs';
+const PART = 'PUT /api/v1/sync/packs/:id/parts/0';
 let pair: SyncPair | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -87,6 +88,27 @@ describe('pipelined push of many small assets', () => {
       pushes.slice(i + 1).some((b) => b.begun < a.ended! && a.begun < b.ended!),
     );
     expect(overlapping).toBe(true);
+  });
+
+  it('begins a pack and completes one beside a neighbour’s parts, and sends one pack’s parts at a time', async () => {
+    const { hosted, hostedKey, sync } = await desktopWithAssets();
+    // The first batch's parts answer only once the second pack is begun, and its complete only once the second
+    // batch's parts are under way: a run that leaves the link idle for those round trips waits these out.
+    const calls = watchSyncRequests({
+      hold: (call, sent) => {
+        if (call.what === PART && count(sent, PART) === 1) return until(() => count(sent, BEGIN_PACK) >= 2);
+        if (call.what === COMPLETE && count(sent, COMPLETE) === 1) return until(() => count(sent, PART) >= 2);
+      },
+    });
+    expect(await sync()).toMatchObject({ ok: true, counts: { pushed: ASSETS, blobsUploaded: ASSETS } });
+    expect((await listAll(hosted, hostedKey.bearer, '/api/v1/assets')).size).toBe(ASSETS);
+
+    const of = (what: string) => calls.filter((c) => c.what === what);
+    const [parts, begins, completes] = [of(PART), of(BEGIN_PACK), of(COMPLETE)];
+    expect(parts).toHaveLength(3);
+    expect(begins[1].begun).toBeLessThan(parts[0].ended!);
+    expect(parts[1].begun).toBeLessThan(completes[0].ended!);
+    for (let i = 1; i < parts.length; i++) expect(parts[i].begun).toBeGreaterThan(parts[i - 1].ended!);
   });
 
   it('stops at a failure with nothing left running, and the next run sends the rest', async () => {
