@@ -2,7 +2,7 @@
 // blobs of its assets. Lookups never look outside the workspace, so what another workspace holds stays unknown.
 // A pack of many small blobs is kept whole; a record that takes one of them gets its bytes cut out then, so each
 // small blob is written (and fsynced) once, as the asset, rather than twice.
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
@@ -110,6 +110,8 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
   }
 
   async function readRange(key: string, range: ByteRange): Promise<Buffer | undefined> {
+    const path = store.blobs.pathOf(key);
+    if (path) return readFileRange(path, range.start, range.end - range.start + 1);
     const stream = await store.blobs.get(key, range);
     if (!stream) return undefined;
     const chunks: Buffer[] = [];
@@ -128,7 +130,7 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
 
   async function dropPlace(workspaceId: string, row: StagedBlobRecord): Promise<void> {
     if (row.pack === undefined) return store.blobs.delete(stagedKey(workspaceId, row.id));
-    if ((await staged(workspaceId).count({ pack: row.pack })) === 0)
+    if (!(await staged(workspaceId).findOne({ pack: row.pack })))
       await store.blobs.delete(packKey(workspaceId, row.pack));
   }
 
@@ -149,3 +151,24 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
 }
 
 export type WorkspaceBlobs = ReturnType<typeof createWorkspaceBlobs>;
+
+/** `length` bytes of the file at `path` from `start`, read into memory; undefined when they are not all there. */
+async function readFileRange(path: string, start: number, length: number): Promise<Buffer | undefined> {
+  const handle = await open(path, 'r').catch((error) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const bytes = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
+      if (bytesRead === 0) return undefined;
+      filled += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
