@@ -78,12 +78,15 @@ type Row = {
   rssAfter: number;
   /** CPU seconds the server process spent (user + system), from /proc: steadier than wall time on a shared VM. */
   cpu: number;
+  /** CPU seconds this process (the client: fetch or tus-js-client, and the file reads) spent meanwhile. */
+  clientCpu: number;
   note: string;
 };
 
 async function measure(name: string, pid: number, fn: () => Promise<string>): Promise<Row> {
   const rssBefore = rssMb(pid);
   const cpuBefore = cpuSeconds(pid);
+  const clientBefore = process.cpuUsage();
   let rssPeak = rssBefore;
   const timer = setInterval(() => {
     rssPeak = Math.max(rssPeak, rssMb(pid));
@@ -93,9 +96,21 @@ async function measure(name: string, pid: number, fn: () => Promise<string>): Pr
   const seconds = (performance.now() - t) / 1000;
   clearInterval(timer);
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const { user, system } = process.cpuUsage(clientBefore);
+  const clientCpu = (user + system) / 1e6;
   await new Promise((r) => setTimeout(r, 500));
   const mib = arg('--mib', 200);
-  return { name, seconds, mbps: mib / seconds, rssBefore, rssPeak, rssAfter: rssMb(pid), cpu, note };
+  return {
+    name,
+    seconds,
+    mbps: mib / seconds,
+    rssBefore,
+    rssPeak,
+    rssAfter: rssMb(pid),
+    cpu,
+    clientCpu,
+    note,
+  };
 }
 
 /** utime + stime of `pid` in seconds (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
@@ -228,10 +243,12 @@ async function uploadTus(endpoint: string, path: string, size: number): Promise<
 
 function printTable(mib: number, rows: Row[]): void {
   console.log(`\nChunked upload of ${mib} MiB, ${PART >> 20} MiB parts, sequential, loopback\n`);
-  console.log('| run | seconds | MiB/s | server CPU s | server RSS before | peak | after | notes |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| run | seconds | MiB/s | server CPU s | client CPU s | server RSS before | peak | after | notes |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows)
     console.log(
-      `| ${r.name} | ${r.seconds.toFixed(2)} | ${r.mbps.toFixed(0)} | ${r.cpu.toFixed(2)} | ${r.rssBefore.toFixed(0)} MB | ${r.rssPeak.toFixed(0)} MB | ${r.rssAfter.toFixed(0)} MB | ${r.note} |`,
+      `| ${r.name} | ${r.seconds.toFixed(2)} | ${r.mbps.toFixed(0)} | ${r.cpu.toFixed(2)} | ${r.clientCpu.toFixed(2)} | ${r.rssBefore.toFixed(0)} MB | ${r.rssPeak.toFixed(0)} MB | ${r.rssAfter.toFixed(0)} MB | ${r.note} |`,
     );
 }
