@@ -3,8 +3,8 @@
 // complete) go beside a neighbour's parts instead of leaving the link idle for their round trips.
 
 /**
- * A place in line. `ready` settles once every place taken before it is released; it rejects once any holder has
- * failed, even one that released the wire before failing (its complete, after its parts), so no later parts go.
+ * A place in line. `ready` resolves once every place taken before it is released, or rejects if a holder has failed
+ * by then, even one that released the wire before failing (its complete, after its parts), so no later parts start.
  */
 export type WirePlace = { ready: Promise<void>; release: (error?: unknown) => void };
 
