@@ -2,8 +2,9 @@
 // goes, so a run that dies mid-way resumes it at the parts the server is missing; the server answers which blobs
 // it stored, and a blob it has is never sent again (the plan asks first).
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { readFileRange } from '../../../store/file/read-file-range.js';
 import type { Store } from '../../../store/types.js';
 import type { PackRecord, PackSource } from '../collections.js';
 import { syncPacks } from '../collections.js';
@@ -147,20 +148,14 @@ export function createUploader(deps: {
   async function readWhole({ blob, from, to }: Piece): Promise<Buffer> {
     if (!('blobKey' in blob.source)) return (await recordBytesOf(blob)).subarray(from, to);
     const path = store.blobs.pathOf(blob.source.blobKey);
-    const handle = path && (await open(path, 'r').catch(() => undefined));
-    if (!handle) {
+    const bytes = path && (await readFileRange(path, from, to - from));
+    if (!bytes) {
       const chunks: Buffer[] = [];
       for await (const chunk of await stream({ blob, from, to })) chunks.push(chunk);
       return Buffer.concat(chunks);
     }
-    try {
-      const bytes = Buffer.alloc(to - from);
-      const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
-      if (bytesRead !== bytes.length) throw new Error(`The bytes of ${blob.sha256} changed meanwhile`);
-      return bytes;
-    } finally {
-      await handle.close();
-    }
+    if (bytes.length !== to - from) throw new Error(`The bytes of ${blob.sha256} changed meanwhile`);
+    return bytes;
   }
 
   async function stream({ blob, from, to }: Piece): Promise<AsyncIterable<Buffer> | Iterable<Buffer>> {

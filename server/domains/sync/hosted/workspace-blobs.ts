@@ -2,12 +2,13 @@
 // blobs of its assets. Lookups never look outside the workspace, so what another workspace holds stays unknown.
 // A pack of many small blobs is kept whole; a record that takes one of them gets its bytes cut out then, so each
 // small blob is written (and fsynced) once, as the asset, rather than twice.
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import pMap from 'p-map';
 import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
+import { readFileRange } from '../../../store/file/read-file-range.js';
 import type { ByteRange, Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import { blobAsFile } from '../blob-file.js';
@@ -110,14 +111,18 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
   }
 
   async function readRange(key: string, range: ByteRange): Promise<Buffer | undefined> {
+    const length = range.end - range.start + 1;
     const path = store.blobs.pathOf(key);
-    if (path) return readFileRange(path, range.start, range.end - range.start + 1);
+    const bytes = path ? await readFileRange(path, range.start, length) : await readStream(key, range);
+    return bytes?.length === length ? bytes : undefined;
+  }
+
+  async function readStream(key: string, range: ByteRange): Promise<Buffer | undefined> {
     const stream = await store.blobs.get(key, range);
     if (!stream) return undefined;
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    return bytes.length === range.end - range.start + 1 ? bytes : undefined;
+    return Buffer.concat(chunks);
   }
 
   /** A staged blob a record now holds: its staging goes, and its pack once no staged blob is left in it. */
@@ -151,24 +156,3 @@ export function createWorkspaceBlobs({ store, assets }: { store: Store; assets: 
 }
 
 export type WorkspaceBlobs = ReturnType<typeof createWorkspaceBlobs>;
-
-/** `length` bytes of the file at `path` from `start`, read into memory; undefined when they are not all there. */
-async function readFileRange(path: string, start: number, length: number): Promise<Buffer | undefined> {
-  const handle = await open(path, 'r').catch((error) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (!handle) return undefined;
-  try {
-    const bytes = Buffer.allocUnsafe(length);
-    let filled = 0;
-    while (filled < length) {
-      const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
-      if (bytesRead === 0) return undefined;
-      filled += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await handle.close();
-  }
-}
