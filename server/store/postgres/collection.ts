@@ -21,9 +21,9 @@ export type CollectionContext = {
   unit?: TransactionRunner;
 };
 
-/** Runs statements in one transaction: `connection` for reads, `atomically` for a write that must not half-happen. */
+/** Runs statements in one transaction: `read` for reads, `atomically` for a write that must not half-happen. */
 export type TransactionRunner = {
-  connection(): Promise<Db>;
+  read<R>(work: (db: Db) => Promise<R>): Promise<R>;
   atomically<R>(work: (trx: Transaction<Database>) => Promise<R>): Promise<R>;
 };
 
@@ -32,7 +32,7 @@ export function createPostgresCollection<T extends Row>(
   scope: string,
   { db: pool, table, registry, unit }: CollectionContext,
 ): Collection<T> {
-  const connection = unit ? unit.connection : async () => pool;
+  const read = unit ? unit.read : <R>(work: (db: Db) => Promise<R>) => work(pool);
   const atomically = unit
     ? unit.atomically
     : <R>(work: (trx: Transaction<Database>) => Promise<R>) => pool.transaction().execute(work);
@@ -47,12 +47,13 @@ export function createPostgresCollection<T extends Row>(
     limit?: number,
   ): Promise<T[]> {
     const t = await table();
-    const db = await connection();
-    let query = db.selectFrom(t).select('doc').where('workspace_id', '=', scope);
-    for (const part of parts) query = query.where(part);
-    if (order) query = query.orderBy(order);
-    if (limit !== undefined && Number.isFinite(limit)) query = query.limit(limit);
-    const rows = await query.execute().catch(rethrow);
+    const rows = await read((db) => {
+      let query = db.selectFrom(t).select('doc').where('workspace_id', '=', scope);
+      for (const part of parts) query = query.where(part);
+      if (order) query = query.orderBy(order);
+      if (limit !== undefined && Number.isFinite(limit)) query = query.limit(limit);
+      return query.execute();
+    }).catch(rethrow);
     return rows.map((r) => r.doc as T);
   }
 
@@ -125,22 +126,26 @@ export function createPostgresCollection<T extends Row>(
     },
     async count(where) {
       const t = await table();
-      const db = await connection();
-      let query = db.selectFrom(t).select(sql<string>`count(*)`.as('n')).where('workspace_id', '=', scope);
-      for (const part of conditions(where)) query = query.where(part);
-      return Number((await query.executeTakeFirstOrThrow().catch(rethrow)).n);
+      const { n } = await read((db) => {
+        let query = db.selectFrom(t).select(sql<string>`count(*)`.as('n')).where('workspace_id', '=', scope);
+        for (const part of conditions(where)) query = query.where(part);
+        return query.executeTakeFirstOrThrow();
+      }).catch(rethrow);
+      return Number(n);
     },
     async sum(field, where) {
       const t = await table();
-      const db = await connection();
       const value =
         field in spec.fields ? columnOf(spec, field).ref : sql`(doc ->> ${field})::double precision`;
-      let query = db
-        .selectFrom(t)
-        .select(sql<number | null>`sum(${value})`.as('total'))
-        .where('workspace_id', '=', scope);
-      for (const part of conditions(where)) query = query.where(part);
-      return Number((await query.executeTakeFirstOrThrow().catch(rethrow)).total ?? 0);
+      const { total } = await read((db) => {
+        let query = db
+          .selectFrom(t)
+          .select(sql<number | null>`sum(${value})`.as('total'))
+          .where('workspace_id', '=', scope);
+        for (const part of conditions(where)) query = query.where(part);
+        return query.executeTakeFirstOrThrow();
+      }).catch(rethrow);
+      return Number(total ?? 0);
     },
     async insert(row) {
       const t = await table();
@@ -197,7 +202,7 @@ export function createPostgresCollection<T extends Row>(
     },
     async tombstone(id) {
       if (scope === INSTANCE_SCOPE) return undefined;
-      return tombstoneOf(await connection(), scope, spec.name, id).catch(rethrow);
+      return read((db) => tombstoneOf(db, scope, spec.name, id)).catch(rethrow);
     },
   };
 }

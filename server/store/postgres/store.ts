@@ -91,11 +91,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const rows = createPostgresUnit(db, (spec, unit) => open(spec, workspaceId, unit));
       // Once a unit has written it holds the workspace's change counter, and writers queued behind it may hold every
       // other connection of the pool: its blob writes ask about a drop on the unit's own connection, after the write.
-      const unitBlobs = guardBlobs(
-        options.blobs,
-        async (id) => registry.isDropped(id, await rows.connection()),
-        { checkBefore: false },
-      );
+      const unitBlobs = guardBlobs(options.blobs, (id) => rows.read((db) => registry.isDropped(id, db)), {
+        checkBefore: false,
+      });
       return runUnitOfWork(unitBlobs, rows, work);
     },
     async lookup(spec, field, value) {

@@ -87,6 +87,20 @@ export function describeUnitOfWorkContract(start: () => Promise<StoreHandle>) {
       await handle.store.collection(entries, WS).insert({ id: 'e2', label: 'free', slug: 'kept-back' });
     });
 
+    it('leaves a blob it disowned in place when it fails, and deletes the rest it put', async () => {
+      const { store } = await start();
+      const other = `workspaces/${WS}/files/e2`;
+      const failed = store.unitOfWork(WS, async (tx) => {
+        await tx.blobs.put(BLOB, Buffer.from('theirs'));
+        await tx.blobs.put(other, Buffer.from('ours'));
+        tx.blobs.disown(BLOB);
+        throw new Interrupted('a neighbour failed');
+      });
+      await expect(failed).rejects.toBeInstanceOf(Interrupted);
+      expect((await store.blobs.stat(BLOB))?.size).toBe(6);
+      expect(await store.blobs.stat(other)).toBeUndefined();
+    });
+
     it('conflicts inside as outside: a conditional write that lost answers undefined, a taken value throws, the unit goes on', async () => {
       const { store } = await start();
       const outside = store.collection(entries, WS);
@@ -107,6 +121,30 @@ export function describeUnitOfWorkContract(start: () => Promise<StoreHandle>) {
       });
       expect(await outside.get('e0')).toMatchObject({ usedAt: 'elsewhere' });
       expect(await outside.get('e1')).toMatchObject({ slug: 'free' });
+    });
+
+    it('goes on reading side by side with a write that conflicts: the conflict is that write’s alone', async () => {
+      const { store } = await start();
+      await store.collection(entries, WS).insert({ id: 'e9', label: 'other', slug: 'taken' });
+      await store.unitOfWork(WS, async (tx) => {
+        const refused = tx.collection(entries).insert({ id: 'e1', label: 'x', slug: 'taken' });
+        let writing = true;
+        refused.catch(() => (writing = false));
+        const reads: Promise<unknown>[] = [];
+        while (writing) {
+          reads.push(tx.collection(entries).get('e9'), tx.collection(entries).count());
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await expect(refused).rejects.toBeInstanceOf(StoreConflict);
+        const answers = await Promise.allSettled(reads);
+        expect(answers.filter((a) => a.status === 'rejected').map((a) => `${a.reason}`)).toEqual([]);
+        const values = answers.map((a) => JSON.stringify((a as PromiseFulfilledResult<unknown>).value));
+        expect(new Set(values)).toEqual(
+          new Set([JSON.stringify(await store.collection(entries, WS).get('e9')), '1']),
+        );
+        await tx.collection(entries).insert({ id: 'e1', label: 'x', slug: 'free' });
+      });
+      expect(await store.collection(entries, WS).get('e1')).toMatchObject({ slug: 'free' });
     });
 
     it('makes of two units racing on one conditional write exactly one the winner', async () => {
