@@ -150,7 +150,13 @@ export interface BlobStore {
 export interface UnitOfWork {
   /** One of the unit's workspace's collections (workspace scope only). */
   collection<T extends Row>(spec: CollectionSpec<T>): Collection<T>;
-  blobs: Pick<BlobStore, 'put' | 'putFile'>;
+  blobs: Pick<BlobStore, 'put' | 'putFile'> & {
+    /**
+     * Leaves a blob this unit put in place even if the unit fails: its key turned out to belong to a row that is
+     * not the unit's (a fixed id another writer took meanwhile, whose bytes the put wrote again).
+     */
+    disown(key: string): void;
+  };
 }
 
 export interface Store {

@@ -29,6 +29,10 @@ export async function runUnitOfWork<R>(
         put.push(key);
         return blobs.putFile(key, path);
       },
+      disown: (key) => {
+        const at = put.indexOf(key);
+        if (at !== -1) put.splice(at, 1); // one put of it: another member's put of the same key is still the unit's
+      },
     },
   };
   try {

@@ -59,7 +59,10 @@ export function createAssetWriter(store: Store) {
       const key = assetBlobKey(workspaceId, record.id);
       await (file.bytes !== undefined ? tx.blobs.put(key, file.bytes) : tx.blobs.putFile(key, file.path));
       const inserted = await tx.collection(assetsCollection).insert(record).catch(takenMeanwhile(meta));
-      if (inserted instanceof StoreConflict) return inserted;
+      if (inserted instanceof StoreConflict) {
+        tx.blobs.disown(key); // the bytes at `key` are the other record's now, even if a neighbour fails the unit
+        return inserted;
+      }
       await along?.(tx, inserted);
       return inserted;
     }).catch(async (error) => {
