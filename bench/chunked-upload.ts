@@ -1,6 +1,8 @@
 /**
  * Chunked upload throughput on loopback: Folio's begin / PUT part / complete vs @tus/server (FileStore) driven by
- * tus-js-client, same file (default 200 MiB), same part size (8 MiB), parts sent one after another. With
+ * tus-js-client, and driven by the same `node:http` client code as Folio's parts (so the servers can be compared
+ * with nothing different on the client's side); same file (default 200 MiB), same part size (8 MiB), parts sent
+ * one after another. With
  * `--parallel N`, each round also uploads with Folio's parts sent N at a time, as the dashboard sends them (3);
  * tus's core protocol has one offset per upload, so it cannot. Both servers run in child processes so their RSS
  * can be read from /proc before, during (peak) and after.
