@@ -17,6 +17,10 @@ afterEach(async () => {
   dataDir = undefined;
 });
 
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 async function bytesAt(store: Store, key: string): Promise<string | undefined> {
   const stream = await store.blobs.get(key);
   if (!stream) return undefined;
@@ -40,6 +44,7 @@ it('keeps the bytes of a fixed id another writer committed meanwhile when a neig
   const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
   let units = 0;
   let raced: Promise<unknown> | undefined;
+  const checked = new Set<string>();
   const racing: Store = {
     ...store,
     // The create's check finds no `ast_same`; the other writer commits it right after.
@@ -54,6 +59,7 @@ it('keeps the bytes of a fixed id another writer committed meanwhile when a neig
             raced = other.create(WS, { bytes: Buffer.from(same), filename: 'same.txt' }, { id });
             await raced;
           }
+          checked.add(id);
           return row;
         },
       } as typeof rows;
@@ -67,6 +73,7 @@ it('keeps the bytes of a fixed id another writer committed meanwhile when a neig
   const writer = createAssetWriter(racing);
   const together = { together: true };
   const first = writer.create(WS, { bytes: Buffer.from('first\n'), filename: 'first.txt' }, {}, together);
+  await until(() => units === 1);
   const retried = writer.create(
     WS,
     { bytes: Buffer.from(same), filename: 'same.txt' },
@@ -79,8 +86,8 @@ it('keeps the bytes of a fixed id another writer committed meanwhile when a neig
     { id: 'ast_fails' },
     together,
   );
-  await new Promise((resolve) => setTimeout(resolve, 200)); // both checked and waiting for the next batch
-  expect(raced).toBeDefined();
+  await until(() => checked.size === 2);
+  await new Promise((resolve) => setImmediate(resolve)); // from its check, a create joins the batcher at once
   releaseFirst();
   await first;
   await expect(failing).rejects.toThrow(/EIO/);
