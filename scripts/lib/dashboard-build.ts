@@ -63,9 +63,10 @@ export function precompress(dir: string): void {
   }
 }
 
+/** `stderr`: Vite's output goes to stderr, leaving stdout to the caller (the headless start-up lines). */
 export async function buildDashboard(
   root: string,
-  { force = false, quiet = false } = {},
+  { force = false, quiet = false, stderr = false } = {},
 ): Promise<DashboardBuild> {
   const started = Date.now();
   const outDir = dashboardOutDir(root);
@@ -74,7 +75,7 @@ export async function buildDashboard(
     return { status: 'up-to-date', ms: Date.now() - started, outDir };
   // In its own process with NODE_ENV=production: Vite keeps an inherited NODE_ENV (vitest sets "test", and
   // vitest has Vite loaded already), and React would then ship its development build.
-  await viteBuild(root, quiet);
+  await viteBuild(root, quiet, stderr);
   precompress(outDir);
   writeFileSync(
     join(outDir, INFO),
@@ -86,7 +87,7 @@ export async function buildDashboard(
 /** Size of everything under dist/renderer, for the log line. */
 export const dashboardBytes = (dir: string) => [...files(dir)].reduce((sum, f) => sum + statSync(f).size, 0);
 
-function viteBuild(root: string, quiet: boolean): Promise<void> {
+function viteBuild(root: string, quiet: boolean, stderr: boolean): Promise<void> {
   const require = createRequire(join(root, 'package.json'));
   const vite = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
   const args = [
@@ -100,7 +101,7 @@ function viteBuild(root: string, quiet: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
-      stdio: 'inherit',
+      stdio: stderr ? ['ignore', 2, 2] : 'inherit',
       env: { ...process.env, NODE_ENV: 'production' },
     });
     child.on('error', reject);

@@ -61,7 +61,7 @@ async function dashboardPage(
     return reply.html(
       signInPage(
         origin,
-        'You are signed in, but the dashboard is not built yet: run `npm run build:dashboard` (npm start does it).',
+        'You are signed in, but the dashboard is not built yet: run `npm run build:dashboard` (npm start and npm run serve do it).',
       ),
       PAGE_HEADERS,
     );

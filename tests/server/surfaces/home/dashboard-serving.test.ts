@@ -1,10 +1,15 @@
 // DESIGN §3 Dashboard: the built dashboard at / for a session, the sign-in prompt without one, compressed
 // immutable assets, client routes falling back to the dashboard, API and serve routes keeping their paths.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDashboard } from '../../../e2e/ensure-dashboard.js';
+import { spawnServer } from '../../../helpers/child-server.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 
 let srv: TestServer;
@@ -99,5 +104,25 @@ describe('the dashboard at /', () => {
       '/_app/..%5Cbuild-info.json',
     ])
       expect([400, 404], path).toContain((await page(path)).status);
+  });
+});
+
+describe('`npm run serve`', () => {
+  it('starts the server with its start-up lines first, and the owner’s / loads the dashboard script', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.scripts.serve).toBe('tsx scripts/serve.ts');
+    const dataDir = await mkdtemp(join(tmpdir(), 'folio-serve-'));
+    const server = await spawnServer(['--port', '0', '--data-dir', dataDir], { entry: 'scripts/serve.ts' });
+    try {
+      expect(server.lines[0]).toMatch(/^Folio listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.lines[1]).toMatch(/^Owner sign-in: /);
+      const signIn = await fetch(server.ownerLink, { redirect: 'manual' });
+      const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
+      const html = await (await fetch(`${server.url}/`, { headers: { cookie } })).text();
+      expect(html).toMatch(/<script type="module"[^>]* src="\/_app\/[^"]+\.js">/);
+    } finally {
+      await server.kill('SIGTERM');
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
