@@ -116,6 +116,7 @@ export function buildServices(
     threads: config.render.threads,
     taskTimeoutMs: config.render.taskTimeoutMs,
     maxHeapMb: config.render.maxHeapMb,
+    log,
   });
   // Not warmed at start: a render process holds ~100 MB, which a desktop that never publishes should not pay. The
   // first render starts it; it stops again after a minute idle.

@@ -18,6 +18,8 @@ export type RenderPoolOptions = {
   taskTimeoutMs?: number;
   /** V8 heap per render process; a render past it fails with 422 instead of taking the server down. */
   maxHeapMb?: number;
+  /** Where a render process that ended between tasks, or could not start, is reported. */
+  log?: (line: string) => void;
 };
 
 type TaskAnswer = {
@@ -47,7 +49,36 @@ export function createRenderPool(options: RenderPoolOptions) {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', FOLIO_RENDER_MODULES: JSON.stringify(options.modules) },
   });
 
-  const warm = () => pool.run({ task: 'ping' }).then(() => undefined);
+  // A process that ends while it holds no task (killed from outside, or one that could not load its modules) is
+  // reported here: tinypool emits it on the pool, and unheard it would end the server. The next task starts anew.
+  let failStart: ((error: Error) => void) | undefined;
+  pool.on('error', (error: Error) => {
+    options.log?.(
+      `A render process ended outside a render (${error.message}); the next render starts a new one`,
+    );
+    failStart?.(error);
+  });
+
+  /** Starts a process and waits until it has loaded its modules; fails if the process ends first. */
+  function warm(): Promise<void> {
+    const abandon = new AbortController();
+    const ended = new Promise<never>((_, reject) => {
+      failStart = (error) => {
+        reject(error);
+        abandon.abort(); // the ping would wait in the queue for a process that is gone
+      };
+    });
+    const ping = pool.run({ task: 'ping' }, { signal: abandon.signal });
+    for (const settled of [ping, ended]) settled.catch(() => undefined); // the race below hears them
+    return Promise.race([ping, ended])
+      .then(
+        () => undefined,
+        (error) => Promise.reject(abandon.signal.aborted ? startFailure(error) : error),
+      )
+      .finally(() => {
+        failStart = undefined;
+      });
+  }
   let started: Promise<void> | undefined;
   let ready = false;
   /** Undefined when a process is up with its modules loaded; else the start of one (after an idle stop too). */
@@ -77,7 +108,9 @@ export function createRenderPool(options: RenderPoolOptions) {
     assertDocumentDepth(input); // crossing to the render process copies the input recursively
     const starting = workerStarting();
     if (starting)
-      await starting.catch((error) => Promise.reject(describeCrash(error, task, false, taskTimeoutMs)));
+      await starting.catch((error) =>
+        Promise.reject(error instanceof HttpError ? error : describeCrash(error, task, false, taskTimeoutMs)),
+      );
     if (pool.queueSize >= maxQueue)
       throw serviceUnavailable('The renderer is busy; try again in a few seconds');
     const signal = AbortSignal.timeout(taskTimeoutMs);
@@ -112,6 +145,12 @@ export function createRenderPool(options: RenderPoolOptions) {
 }
 
 export type RenderPool = ReturnType<typeof createRenderPool>;
+
+function startFailure(error: Error): HttpError {
+  return serviceUnavailable(
+    `The renderer could not start: its process ended before it was ready (${error.message}; its output is in the server's log). Try again in a moment`,
+  );
+}
 
 /** What a task draws, in the words of an error message: 'charts.render' → 'chart'. */
 export function renderedThing(task: string): string {

@@ -88,6 +88,48 @@ describe('render pool', () => {
   }, 60_000);
 });
 
+describe('render pool, processes ending outside a render', () => {
+  it('goes on when an idle render process is killed from outside (as the OOM killer may): the next task starts a new one', async () => {
+    const lines: string[] = [];
+    const own = createRenderPool({
+      modules: [new URL('./fixtures/pool-tasks.ts', import.meta.url).href],
+      threads: 1,
+      log: (line) => lines.push(line),
+    });
+    try {
+      await own.warm();
+      const [pid] = own.pids;
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(1);
+      expect(lines[0]).toContain('ended outside a render');
+      expect(await own.run('test.add', { a: 2, b: 5 })).toBe(7);
+      expect(own.pids).not.toContain(pid);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers 503 when a render process cannot start (its modules are missing), each time, without waiting', async () => {
+    const lines: string[] = [];
+    const broken = createRenderPool({
+      modules: [new URL('./fixtures/no-such-tasks.ts', import.meta.url).href],
+      threads: 1,
+      taskTimeoutMs: 60_000,
+      log: (line) => lines.push(line),
+    });
+    try {
+      for (const attempt of [1, 2]) {
+        const error = await broken.run('charts.render', {}).catch((e) => e);
+        expect(error, `attempt ${attempt}`).toBeInstanceOf(HttpError);
+        expect(error).toMatchObject({ status: 503, message: expect.stringContaining('could not start') });
+      }
+      expect(lines).toHaveLength(2);
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
+});
+
 describe('render pool, cold', () => {
   it('starts a worker before the time bound starts: a slow start is not a slow render', async () => {
     const cold = createRenderPool({
