@@ -1,7 +1,9 @@
 // Electron lifecycle only: single instance, the in-process server, the window, tray, notifications, quit.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { app, ipcMain, Notification, safeStorage, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
+import { unpackedEsbuildBinary } from './esbuild-binary.js';
 import { createSecretBox } from './secrets.js';
 import { startServerHost } from './server-host.js';
 import { readShellSettings, type ShellSettings, writeShellSettings } from './settings.js';
@@ -21,6 +23,8 @@ async function start() {
     void writeShellSettings(shellFile, settings);
   };
   process.env.FOLIO_APP_VERSION = app.getVersion();
+  if (app.isPackaged)
+    process.env.ESBUILD_BINARY_PATH ??= unpackedEsbuildBinary(createRequire(import.meta.url).resolve);
   const worker = process.platform === 'win32' ? 'folio-whisper-worker.exe' : 'folio-whisper-worker';
   const host = await startServerHost({
     userData,

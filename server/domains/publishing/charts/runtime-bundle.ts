@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForBrowser } from '../../../engines/browser-bundle.js';
 
 export type RuntimeBundle = { code: Buffer; hash: string };
 
@@ -20,18 +20,9 @@ export function chartRuntime(): Promise<RuntimeBundle> {
 }
 
 async function bundle(): Promise<RuntimeBundle> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL('./client/chart-runtime.ts', import.meta.url))],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = Buffer.from(result.outputFiles[0].contents);
+  const code = Buffer.from(
+    await bundleForBrowser(fileURLToPath(new URL('./client/chart-runtime.ts', import.meta.url))),
+  );
   return { code, hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
 }
 

@@ -3,8 +3,8 @@
 // The host adds its own sandbox around it; the view never touches Folio's origin or cookie.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import escapeHtml from 'escape-html';
+import { bundleForBrowser } from '../../../engines/browser-bundle.js';
 import type { AppView } from './app-views.js';
 
 const VIEW_CSS = `
@@ -47,18 +47,8 @@ let bundling: Promise<string> | undefined;
 
 /** The view script, bundled once per process (the ext-apps App class and view-app.ts). */
 export function viewScript(): Promise<string> {
-  bundling ??= build({
-    entryPoints: [fileURLToPath(new URL('./view-app.ts', import.meta.url))],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-  })
-    .then((result) => result.outputFiles[0].text)
+  bundling ??= bundleForBrowser(fileURLToPath(new URL('./view-app.ts', import.meta.url)))
+    .then((code) => Buffer.from(code).toString('utf8'))
     .catch((error) => {
       bundling = undefined;
       throw error;
