@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { BrowserWindow, screen, shell } from 'electron';
 import { isExternalWebUrl, isLocalUrl } from './navigation.js';
 import { allowPermission } from './permissions.js';
+import { preloadScript } from './preload-path.js';
 import type { WindowState } from './settings.js';
 import { captureState, restoreBounds } from './window-state.js';
 
@@ -28,7 +28,7 @@ export function openMainWindow(
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: true,
-      preload: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
+      preload: preloadScript(),
     },
   });
   if (saved.maximized) window.maximize();

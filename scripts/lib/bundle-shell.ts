@@ -1,9 +1,10 @@
 /**
  * Bundles the Electron main process (with the server it runs in-process) and the preload with esbuild.
  * Server modules find files next to themselves through `import.meta.url` (package.json, the built dashboard,
- * the whisper worker); in one bundle every module would share the bundle's URL, so each module's
+ * the render processes' entry); in one bundle every module would share the bundle's URL, so each server module's
  * `import.meta.url` is rewritten to the URL of its source file, relative to the bundle, keeping the
- * repository's layout (the packaged app keeps the same layout inside its asar).
+ * repository's layout (the packaged app holds server/ inside its asar). The shell's own modules keep the
+ * bundle's URL: what they locate (the preload) is bundled beside main.js.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
@@ -13,7 +14,7 @@ function sourceUrls(outDir: string): Plugin {
   return {
     name: 'source-import-meta-url',
     setup(b) {
-      b.onLoad({ filter: /[\\/](server|electron)[\\/].*\.ts$/ }, async (args) => {
+      b.onLoad({ filter: /[\\/]server[\\/].*\.ts$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         const rel = relative(outDir, args.path).split('\\').join('/');
         const url = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;

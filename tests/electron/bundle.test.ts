@@ -61,9 +61,14 @@ beforeAll(async () => {
   // bundled two folders below the root, as bundleShell writes dist/electron/main.js, so each module's
   // import.meta.url points where its source lies in the package; then moved into the package
   bundleDir = await mkdtemp(join(root, 'dist', 'bundle-test-'));
-  await bundleModule(join(root, 'electron/server-host.ts'), join(bundleDir, 'server-host.js'));
   await mkdir(join(stage, 'dist/electron'), { recursive: true });
-  await copyFile(join(bundleDir, 'server-host.js'), join(stage, 'dist/electron/server-host.js'));
+  for (const [entry, name] of [
+    ['electron/server-host.ts', 'server-host.js'],
+    ['electron/preload-path.ts', 'preload-path.js'],
+  ]) {
+    await bundleModule(join(root, entry), join(bundleDir, name));
+    await copyFile(join(bundleDir, name), join(stage, 'dist/electron', name));
+  }
 
   const bundled = (await import(
     pathToFileURL(join(stage, 'dist/electron/server-host.js')).href
@@ -107,6 +112,13 @@ describe('the bundled main process, in the packaged layout', () => {
     expect(res.headers.get('content-type')).toContain('javascript');
     expect((await res.text()).length).toBeGreaterThan(100_000); // vega and its interpreter
   }, 60_000);
+
+  it('gives the window the preload bundled beside main.js', async () => {
+    const { preloadScript } = (await import(
+      pathToFileURL(join(stage, 'dist/electron/preload-path.js')).href
+    )) as typeof import('../../electron/preload-path.js');
+    expect(preloadScript()).toBe(join(stage, 'dist/electron/preload.cjs')); // bundleShell writes it there
+  });
 
   it('holds every file a server module locates beside its own source', async () => {
     const located: string[] = [];
