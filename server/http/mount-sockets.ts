@@ -48,6 +48,10 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
     match: match(socket.path, { decode: decodeURIComponent }),
   }));
   http.on('upgrade', async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
+    // Node hands the raw socket over without its error listener: a client that resets the connection while the
+    // upgrade is checked (or answered) must not end the server. ws listens itself once it has the socket.
+    const ignore = () => stream.destroy();
+    stream.on('error', ignore);
     try {
       checkHost(req, deps.hostPolicy);
       const url = new URL(req.url ?? '/', 'http://placeholder');
@@ -55,9 +59,11 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
       if (!found?.m) throw new HttpError(404, `Not found: ${url.pathname}`);
       const params = found.m.params as Record<string, string>;
       const input = await authorizeUpgrade(req, url, found.socket, params, deps);
+      if (stream.destroyed) return;
+      stream.off('error', ignore);
       wss.handleUpgrade(req, stream, head, (ws) => found.socket.handler(ws, input, deps.services));
     } catch (error) {
-      refuse(stream, error);
+      if (!stream.destroyed) refuse(stream, error);
     }
   });
   return wss;

@@ -314,3 +314,25 @@ describe('the drain is bounded', () => {
     expect(await health()).toBe(200);
   });
 });
+
+describe('WebSocket upgrades', () => {
+  it('a client that resets its connection while its upgrade is checked or refused does not end the server', async () => {
+    const upgrade = (i: number) =>
+      `GET /api/v1/realtime/ws HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nUpgrade: websocket\r\n` +
+      'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' +
+      `Authorization: Bearer ${BAD_KEY.slice(0, -4)}${String(i).padStart(4, '0')}\r\n\r\n`;
+    // the reset lands at different points of the check and the refusal from one connection to the next
+    for (let i = 0; i < 200; i++)
+      await new Promise<void>((resolve) => {
+        const socket = connect(srv.port, '127.0.0.1', () => {
+          socket.write(upgrade(i));
+          setTimeout(() => {
+            socket.resetAndDestroy();
+            resolve();
+          }, i % 3);
+        });
+        socket.on('error', () => resolve());
+      });
+    expect(await health()).toBe(200);
+  });
+});
