@@ -51,23 +51,25 @@ export function createRenderPool(options: RenderPoolOptions) {
 
   // A process that ends while it holds no task (killed from outside, or one that could not load its modules) is
   // reported here: tinypool emits it on the pool, and unheard it would end the server. The next task starts anew.
-  let failStart: ((error: Error) => void) | undefined;
+  const startsUnderWay = new Set<(error: Error) => void>();
   pool.on('error', (error: Error) => {
     options.log?.(
       `A render process ended outside a render (${error.message}); the next render starts a new one`,
     );
-    failStart?.(error);
+    for (const fail of startsUnderWay) fail(error);
   });
 
   /** Starts a process and waits until it has loaded its modules; fails if the process ends first. */
   function warm(): Promise<void> {
     const abandon = new AbortController();
+    let fail!: (error: Error) => void;
     const ended = new Promise<never>((_, reject) => {
-      failStart = (error) => {
+      fail = (error) => {
         reject(error);
         abandon.abort(); // the ping would wait in the queue for a process that is gone
       };
     });
+    startsUnderWay.add(fail);
     const ping = pool.run({ task: 'ping' }, { signal: abandon.signal });
     for (const settled of [ping, ended]) settled.catch(() => undefined); // the race below hears them
     return Promise.race([ping, ended])
@@ -75,9 +77,7 @@ export function createRenderPool(options: RenderPoolOptions) {
         () => undefined,
         (error) => Promise.reject(abandon.signal.aborted ? startFailure(error) : error),
       )
-      .finally(() => {
-        failStart = undefined;
-      });
+      .finally(() => startsUnderWay.delete(fail));
   }
   let started: Promise<void> | undefined;
   let ready = false;
