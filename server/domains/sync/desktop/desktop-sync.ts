@@ -9,7 +9,7 @@ import type { Kinds } from '../kinds/index.js';
 import { createConflicts } from './conflicts.js';
 import type { KeyVault } from './key-vault.js';
 import { createProgress, type Progress } from './progress.js';
-import { createRemote, OfflineError, RemoteError } from './remote.js';
+import { createRemote, OfflineError, ProtocolError, RemoteError } from './remote.js';
 import { runSync } from './run.js';
 import { createScheduler } from './scheduler.js';
 import type { Conflict, SyncSettings, SyncSettingsBody, SyncStatus } from './schema.js';
@@ -201,5 +201,7 @@ function explainRemote(error: unknown): never {
   if (error instanceof RemoteError && error.status === 404)
     throw badRequest('That URL answers, but not as a Folio with sync (404 on /api/v1/sync/info)');
   if (error instanceof RemoteError) throw new HttpError(502, error.message);
+  if (error instanceof ProtocolError)
+    throw badRequest(`That URL answers, but not as a Folio with sync (${error.path}: ${error.problem})`);
   throw error;
 }

@@ -1,16 +1,21 @@
 // The hosted Folio as the desktop's sync sees it: its /api/v1/sync routes over HTTP with the key as a bearer token.
 // Rate limits are waited out (Retry-After), a gateway hiccup is retried a few times, and an unreachable host is an
-// OfflineError, which the scheduler answers with backoff.
+// OfflineError, which the scheduler answers with backoff. An answer is checked against the schema its route declares
+// (the hosted routes answer with the same ones) before the desktop acts on it: a URL that is not a hosted Folio, a
+// proxy's error page or a cut-off body is a ProtocolError naming the route, not a TypeError deep in a run.
 import type { Readable } from 'node:stream';
+import type { z } from 'zod';
 import { batchKey } from '../protocol/content-hash.js';
-import type {
-  BeginPackBody,
+import {
+  type BeginPackBody,
   ChangesPage,
   CompletedPack,
+  Pack,
+  PackStatus,
   Plan,
-  PlanBody,
-  PushItem,
-  PushResult,
+  type PlanBody,
+  PushAnswer,
+  type PushItem,
   SyncInfo,
 } from '../protocol/schema.js';
 
@@ -22,6 +27,17 @@ export class RemoteError extends Error {
   ) {
     super(`The hosted Folio answered ${status}: ${String(body.error ?? 'no error message')}`);
     this.name = 'RemoteError';
+  }
+}
+
+/** The remote answered with success, but not as a hosted Folio's sync does (not JSON, or not the route's shape). */
+export class ProtocolError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`The hosted Folio's answer to ${path} is not one this version reads: ${problem}`);
+    this.name = 'ProtocolError';
   }
 }
 
@@ -87,27 +103,40 @@ export function createRemote({ baseUrl, key, maxWaitMs = 120_000, signal }: Remo
     }
   }
 
-  const json = async <T>(path: string, init?: Init) => (await (await request(path, init)).json()) as T;
+  /** The answer as sent once it passes `schema` (so records keep fields this version does not know). */
+  async function json<T>(path: string, schema: z.ZodType<T>, init?: Init): Promise<T> {
+    const res = await request(path, init);
+    const text = await res.text().catch((error) => {
+      if (signal?.aborted) throw error;
+      throw new OfflineError(error);
+    });
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ProtocolError(path, `not JSON (sent as ${res.headers.get('content-type') ?? 'no content type'})`);
+    }
+    const checked = schema.safeParse(value);
+    if (!checked.success) {
+      const [issue] = checked.error.issues;
+      throw new ProtocolError(path, `${issue.path.join('.') || 'the body'}: ${issue.message}`);
+    }
+    return value as T;
+  }
 
   return {
     baseUrl: base,
-    info: () => json<SyncInfo>('/api/v1/sync/info'),
-    plan: (body: PlanBody) => json<Plan>('/api/v1/sync/plan', { json: body }),
+    info: () => json('/api/v1/sync/info', SyncInfo),
+    plan: (body: PlanBody) => json('/api/v1/sync/plan', Plan, { json: body }),
     push: (records: PushItem[]) =>
-      json<{ results: PushResult[] }>('/api/v1/sync/push', {
+      json('/api/v1/sync/push', PushAnswer, {
         json: { records },
         headers: { 'idempotency-key': batchKey(records) },
       }),
     changes: (since: number, limit: number) =>
-      json<ChangesPage>(`/api/v1/sync/changes?since=${since}&limit=${limit}`),
-    beginPack: (body: BeginPackBody) =>
-      json<{ uploadId: string; partSize: number; partCount: number; size: number }>('/api/v1/sync/packs', {
-        json: body,
-      }),
-    packStatus: (uploadId: string) =>
-      json<{ status: string; missingParts: number[]; partSize: number; partCount: number }>(
-        `/api/v1/sync/packs/${encodeURIComponent(uploadId)}`,
-      ),
+      json(`/api/v1/sync/changes?since=${since}&limit=${limit}`, ChangesPage),
+    beginPack: (body: BeginPackBody) => json('/api/v1/sync/packs', Pack, { json: body }),
+    packStatus: (uploadId: string) => json(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}`, PackStatus),
     putPart: async (uploadId: string, index: number, body: Readable | Buffer, length: number) => {
       const res = await request(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}/parts/${index}`, {
         method: 'PUT',
@@ -117,7 +146,9 @@ export function createRemote({ baseUrl, key, maxWaitMs = 120_000, signal }: Remo
       await res.body?.cancel();
     },
     completePack: (uploadId: string) =>
-      json<CompletedPack>(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}/complete`, { method: 'POST' }),
+      json(`/api/v1/sync/packs/${encodeURIComponent(uploadId)}/complete`, CompletedPack, {
+        method: 'POST',
+      }),
     /** Bytes of many blobs, back to back in the order asked. */
     fetchBlobs: (shas: string[]) => request('/api/v1/sync/blobs', { json: { blobs: shas } }),
     /** One blob's bytes from `from` on (a resumed download). */

@@ -1,5 +1,7 @@
 // The desktop's sync screen over HTTP (what the dashboard calls), the key vault and the background schedule.
 import { readFile, stat } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../../../server/config.js';
@@ -11,9 +13,37 @@ import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { type Json, ON_FILES, upload } from '../../../helpers/sync-pair.js';
 
 const open: TestServer[] = [];
+const fakes: Server[] = [];
 afterEach(async () => {
   for (const srv of open.splice(0)) await srv.close();
+  for (const fake of fakes.splice(0)) fake.close();
 });
+
+/**
+ * A stand-in for the hosted side's address: passes requests on to `target` unless `answer` has something else for
+ * that path (a proxy's error page, another program on the port, a version that answers otherwise).
+ */
+async function standIn(target: string, answer: (path: string) => { type: string; body: string } | undefined) {
+  const fake = createServer((req, res) => {
+    const own = answer(req.url ?? '/');
+    if (own) {
+      res.writeHead(200, { 'content-type': own.type });
+      return res.end(own.body);
+    }
+    const upstream = request(
+      `${target}${req.url}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+      (back) => {
+        res.writeHead(back.statusCode ?? 502, back.headers);
+        back.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  fakes.push(fake);
+  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+}
 async function server(config: Partial<ConfigInput> = {}) {
   const srv = await startTestServer(config);
   open.push(srv);
@@ -152,6 +182,44 @@ describe('desktop sync routes', () => {
     expect(done.lastRun).toMatchObject({ ok: true });
     const there = await hosted.as({ bearer: hostedKey })(`/api/v1/assets/${late.id}`);
     expect(there.status).toBe(200);
+  });
+
+  it('refuses an address whose answers are not a hosted Folio’s, and a run whose answers stop being one fails naming the route', async () => {
+    const [desktop, hosted] = [await server(ON_FILES), await server()];
+    const key = await hosted.createKey({ services: [...SERVICE_NAMES] });
+    const api = desktop.as(desktop.owner);
+    let answers: Record<string, { type: string; body: string }> = {
+      '/api/v1/sync/info': { type: 'text/html', body: '<html><body>Welcome to nginx!</body></html>' },
+    };
+    const address = await standIn(hosted.url, (path) => answers[path.split('?')[0]]);
+    const put = () =>
+      api('/api/v1/sync/settings', {
+        method: 'PUT',
+        body: JSON.stringify({ remoteUrl: address, key, enabled: false }),
+      });
+    const notFolio = await put();
+    expect(notFolio.status).toBe(400);
+    expect(((await notFolio.json()) as Json).error).toMatch(
+      /not as a Folio with sync \(\/api\/v1\/sync\/info: not JSON \(sent as text\/html\)\)/,
+    );
+    answers = { '/api/v1/sync/info': { type: 'application/json', body: '{"workspace":null}' } };
+    expect(((await (await put()).json()) as Json).error).toMatch(/\/api\/v1\/sync\/info: workspace: /);
+
+    answers = {};
+    const through = await put();
+    expect(through.status, await through.clone().text()).toBe(200);
+    const { workspaceId } = await desktop.createKeyDetails({ services: [] });
+    answers = { '/api/v1/sync/changes': { type: 'application/json', body: '{"changes":7}' } };
+    const failed = await desktop.services.sync.desktop.run(workspaceId);
+    expect(failed).toMatchObject({
+      ok: false,
+      offline: false,
+      error: expect.stringMatching(
+        /answer to \/api\/v1\/sync\/changes\?since=0.* is not one this version reads: changes: /,
+      ),
+    });
+    answers = {};
+    expect((await desktop.services.sync.desktop.run(workspaceId)).ok).toBe(true);
   });
 
   it('says when the hosted Folio cannot be reached, as a failed run that keeps the last success', async () => {
