@@ -61,7 +61,12 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
       const input = await authorizeUpgrade(req, url, found.socket, params, deps);
       if (stream.destroyed) return;
       stream.off('error', ignore);
-      wss.handleUpgrade(req, stream, head, (ws) => found.socket.handler(ws, input, deps.services));
+      wss.handleUpgrade(req, stream, head, (ws) => {
+        // A client's bad frame (past maxPayload, unmasked, invalid UTF-8) is emitted on the socket after ws has
+        // closed it with the matching code; unheard, that error would end the server.
+        ws.on('error', () => undefined);
+        found.socket.handler(ws, input, deps.services);
+      });
     } catch (error) {
       if (!stream.destroyed) refuse(stream, error);
     }

@@ -2,9 +2,11 @@
 // (undici) and the openai client, as their status and `{ error }`, while the client is still sending; and a
 // client that keeps sending past the drain bound is cut off. The server runs in its own process: sharing one
 // event loop with the client hides the failure.
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type ChildTestServer, startChildTestServer } from '../../helpers/child-test-server.js';
 
 const MiB = 1 << 20;
@@ -333,6 +335,19 @@ describe('WebSocket upgrades', () => {
         });
         socket.on('error', () => resolve());
       });
+    expect(await health()).toBe(200);
+  });
+
+  it('a message past the size bound closes that socket (1009), and the server goes on', async () => {
+    const realtimeKey = await srv.createKey(['realtime']);
+    const ws = new WebSocket(`${srv.url.replace('http', 'ws')}/api/v1/realtime/ws`, {
+      headers: { authorization: `Bearer ${realtimeKey}` },
+    });
+    ws.on('error', () => undefined);
+    await once(ws, 'open');
+    ws.send(Buffer.alloc(2 * MiB));
+    const [code] = await once(ws, 'close');
+    expect(code).toBe(1009);
     expect(await health()).toBe(200);
   });
 });
