@@ -114,7 +114,10 @@ export function createRemote({ baseUrl, key, maxWaitMs = 120_000, signal }: Remo
     try {
       value = JSON.parse(text);
     } catch {
-      throw new ProtocolError(path, `not JSON (sent as ${res.headers.get('content-type') ?? 'no content type'})`);
+      throw new ProtocolError(
+        path,
+        `not JSON (sent as ${res.headers.get('content-type') ?? 'no content type'})`,
+      );
     }
     const checked = schema.safeParse(value);
     if (!checked.success) {
