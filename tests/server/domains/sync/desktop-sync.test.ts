@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../../../server/config.js';
-import { syncSettings } from '../../../../server/domains/sync/collections.js';
+import { type RunSummary, syncSettings } from '../../../../server/domains/sync/collections.js';
 import { createKeyVault, type SecretBox } from '../../../../server/domains/sync/desktop/key-vault.js';
 import { BACKOFF_MAX_MS, createScheduler } from '../../../../server/domains/sync/desktop/scheduler.js';
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';
+import type { Store } from '../../../../server/store/types.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { type Json, ON_FILES, upload } from '../../../helpers/sync-pair.js';
 
@@ -249,6 +250,21 @@ describe('desktop sync routes', () => {
 });
 
 describe('background schedule', () => {
+  it('logs a settings read that fails after a run, instead of leaving it unheard (it would end the process)', async () => {
+    const lines: string[] = [];
+    const failing = {
+      collection: () => ({ get: () => Promise.reject(new Error('EIO: i/o error, read')) }),
+    } as unknown as Store;
+    const scheduler = createScheduler({
+      store: failing,
+      run: async () => ({}) as RunSummary,
+      log: (line) => lines.push(line),
+    });
+    const ran = Promise.resolve({ ok: true } as RunSummary);
+    await expect(scheduler.observe('ws_x', ran)).resolves.toBeUndefined();
+    expect(lines).toEqual([expect.stringContaining('EIO: i/o error, read')]);
+  });
+
   it('runs opted-in workspaces when due, backs off while the hosted side is unreachable, and resets after a success', async () => {
     const srv = await server();
     const { workspaceId } = await srv.createKeyDetails({ services: [] });
