@@ -11,10 +11,14 @@ export function throttledProgress(leases: JobLeases, workspaceId: string, id: st
       if (value <= written || (value - written < 5 && Date.now() - last < 1000)) return;
       written = value;
       last = Date.now();
-      writing = writing.then(() =>
-        leases.writeHeld(workspaceId, id, { progress: value, updatedAt: new Date().toISOString() }),
-      );
+      // Best effort, and never left rejected: nothing may await it for minutes, and an unheard rejection (the
+      // store unreachable for a moment) would end the process. The result's write says how the job ended.
+      writing = writing
+        .then(() =>
+          leases.writeHeld(workspaceId, id, { progress: value, updatedAt: new Date().toISOString() }),
+        )
+        .catch(() => undefined);
     },
-    flushed: () => writing.catch(() => undefined),
+    flushed: () => writing,
   };
 }
