@@ -1,7 +1,7 @@
 // Electron lifecycle only: single instance, the in-process server, the window, tray, notifications, quit.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { app, ipcMain, Notification, safeStorage, shell } from 'electron';
+import { app, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
 import { unpackedEsbuildBinary } from './esbuild-binary.js';
 import { createSecretBox } from './secrets.js';
@@ -12,7 +12,18 @@ import { createTray } from './tray.js';
 import { openMainWindow } from './window.js';
 
 if (!app.requestSingleInstanceLock()) app.quit();
-else void app.whenReady().then(start);
+else
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: Error) => {
+      // the data folder held by another Folio, a port or disk refused: said once, instead of a window that never opens
+      dialog.showErrorBox('Folio could not start', error.message);
+      app.quit();
+    });
+
+/** Fire-and-forget work of the shell: a failure is logged, never left unheard. */
+const logFailure = (what: string) => (error: Error) => console.error(`Folio: ${what}: ${error.message}`);
 
 async function start() {
   const userData = app.getPath('userData');
@@ -20,7 +31,7 @@ async function start() {
   let settings: ShellSettings = await readShellSettings(shellFile);
   const save = (change: Partial<ShellSettings>) => {
     settings = { ...settings, ...change };
-    void writeShellSettings(shellFile, settings);
+    writeShellSettings(shellFile, settings).catch(logFailure(`saving ${shellFile}`));
   };
   process.env.FOLIO_APP_VERSION = app.getVersion();
   if (app.isPackaged)
@@ -43,14 +54,14 @@ async function start() {
     window.show();
     window.focus();
   };
-  app.on('second-instance', () => void show());
-  app.on('activate', () => void show());
+  app.on('second-instance', () => void show().catch(logFailure('opening the window')));
+  app.on('activate', () => void show().catch(logFailure('opening the window')));
 
   const tray = createTray(
     join(app.getAppPath(), 'build/icons/tray.png'),
     () => ({ url: host.url, preferredPort: host.preferredPort, startAtLogin: settings.startAtLogin }),
     {
-      open: () => void show(),
+      open: () => void show().catch(logFailure('opening the window')),
       'toggle-start-at-login': () => {
         save({ startAtLogin: !settings.startAtLogin });
         app.setLoginItemSettings({ openAtLogin: settings.startAtLogin, openAsHidden: true });
@@ -74,7 +85,13 @@ async function start() {
     }),
     notify: ({ id, title, body }) => {
       const notice = new Notification({ title, body });
-      notice.on('click', () => void show().then(() => window.loadURL(`${host.url}/transcripts/${id}`)));
+      notice.on(
+        'click',
+        () =>
+          void show()
+            .then(() => window.loadURL(`${host.url}/transcripts/${id}`))
+            .catch(logFailure('opening the transcript')),
+      );
       notice.show();
     },
   });
@@ -84,6 +101,6 @@ async function start() {
   app.on('before-quit', () => {
     stopWatching();
     tray.destroy();
-    void host.close();
+    host.close().catch(logFailure('stopping the server'));
   });
 }

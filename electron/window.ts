@@ -40,8 +40,9 @@ export function openMainWindow(
     if (!isLocalUrl(url, origin)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
-    if (isExternalWebUrl(url) && !isLocalUrl(url, origin)) void shell.openExternal(url);
-    else if (isLocalUrl(url, origin)) void shell.openExternal(url); // a published page opens in the browser too
+    const opened = (error: Error) => console.error(`Folio: opening ${url}: ${error.message}`);
+    if (isExternalWebUrl(url) && !isLocalUrl(url, origin)) shell.openExternal(url).catch(opened);
+    else if (isLocalUrl(url, origin)) shell.openExternal(url).catch(opened); // a published page opens in the browser too
     return { action: 'deny' };
   });
   const session = window.webContents.session;
@@ -59,6 +60,7 @@ export function openMainWindow(
     allowPermission(permission, requestingOrigin, origin),
   );
   window.on('close', () => onState(captureState(window.getNormalBounds(), window.isMaximized())));
-  void window.loadURL(signInUrl);
+  // a load that fails (aborted by a redirect, the server gone) shows in the window; the promise is not the place
+  window.loadURL(signInUrl).catch(() => undefined);
   return window;
 }
