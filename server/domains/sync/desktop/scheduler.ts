@@ -34,34 +34,31 @@ export function createScheduler(deps: {
   function observe(workspaceId: string, done: Promise<RunSummary>): Promise<void> {
     const state = stateOf(workspaceId);
     state.busy = true;
-    return (
-      done
-        .then(
-          async (summary) => {
-            state.busy = false;
-            if (summary.error) {
-              state.failures++;
-              state.offline = Boolean(summary.offline);
-              state.nextRunAt = now() + backoffMs(state.failures);
-              log(
-                `Sync of ${workspaceId} failed (${summary.error}); trying again in ${Math.round(backoffMs(state.failures) / 1000)} s`,
-              );
-            } else {
-              state.failures = 0;
-              state.offline = false;
-              state.nextRunAt = now() + (await intervalMs(workspaceId));
-            }
-          },
-          async () => {
-            state.busy = false;
-            state.nextRunAt = now() + (await intervalMs(workspaceId));
-          },
-        )
-        // the settings read can fail (storage): a "Sync now" does not wait on this, so nothing else would hear it
-        .catch((error) => {
-          log(`Sync schedule: ${(error as Error).message}`);
-        })
+    const recorded = done.then(
+      async (summary) => {
+        state.busy = false;
+        if (summary.error) {
+          state.failures++;
+          state.offline = Boolean(summary.offline);
+          state.nextRunAt = now() + backoffMs(state.failures);
+          log(
+            `Sync of ${workspaceId} failed (${summary.error}); trying again in ${Math.round(backoffMs(state.failures) / 1000)} s`,
+          );
+        } else {
+          state.failures = 0;
+          state.offline = false;
+          state.nextRunAt = now() + (await intervalMs(workspaceId));
+        }
+      },
+      async () => {
+        state.busy = false;
+        state.nextRunAt = now() + (await intervalMs(workspaceId));
+      },
     );
+    // the settings read can fail (storage): a "Sync now" does not wait on this, so nothing else would hear it
+    return recorded.catch((error) => {
+      log(`Sync schedule: ${(error as Error).message}`);
+    });
   }
 
   async function intervalMs(workspaceId: string): Promise<number> {
