@@ -1,8 +1,8 @@
 // The hosted Folio as the desktop's sync sees it: its /api/v1/sync routes over HTTP with the key as a bearer token.
 // Rate limits are waited out (Retry-After), a gateway hiccup is retried a few times, and an unreachable host is an
 // OfflineError, which the scheduler answers with backoff. An answer is checked against the schema its route declares
-// (the hosted routes answer with the same ones) before the desktop acts on it: a URL that is not a hosted Folio, a
-// proxy's error page or a cut-off body is a ProtocolError naming the route, not a TypeError deep in a run.
+// (the hosted routes answer with the same ones) before the desktop acts on it: a URL that is not a hosted Folio or a
+// proxy's error page is a ProtocolError naming the route, not a TypeError deep in a run; a body cut off is offline.
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { batchKey } from '../protocol/content-hash.js';
