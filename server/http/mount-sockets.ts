@@ -50,8 +50,8 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
   http.on('upgrade', async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
     // Node hands the raw socket over without its error listener: a client that resets the connection while the
     // upgrade is checked (or answered) must not end the server. ws listens itself once it has the socket.
-    const ignore = () => stream.destroy();
-    stream.on('error', ignore);
+    const dropOnError = () => stream.destroy();
+    stream.on('error', dropOnError);
     try {
       checkHost(req, deps.hostPolicy);
       const url = new URL(req.url ?? '/', 'http://placeholder');
@@ -60,7 +60,7 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
       const params = found.m.params as Record<string, string>;
       const input = await authorizeUpgrade(req, url, found.socket, params, deps);
       if (stream.destroyed) return;
-      stream.off('error', ignore);
+      stream.off('error', dropOnError);
       wss.handleUpgrade(req, stream, head, (ws) => {
         // A client's bad frame (past maxPayload, unmasked, invalid UTF-8) is emitted on the socket after ws has
         // closed it with the matching code; unheard, that error would end the server.

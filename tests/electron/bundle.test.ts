@@ -18,6 +18,8 @@ import { ensureDashboard } from '../e2e/ensure-dashboard.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = JSON.parse(await readFile(join(root, 'build/electron-builder.json'), 'utf8'));
 let stage: string;
+/** What electron-builder would put in the app, found once. */
+let packaged: string[];
 let bundleDir: string;
 let userData: string;
 let host: ServerHost;
@@ -53,7 +55,8 @@ async function packagedFiles(): Promise<string[]> {
 beforeAll(async () => {
   await ensureDashboard();
   stage = await mkdtemp(join(tmpdir(), 'folio-packaged-'));
-  for (const file of await packagedFiles()) {
+  packaged = await packagedFiles();
+  for (const file of packaged) {
     await mkdir(dirname(join(stage, file)), { recursive: true });
     await copyFile(join(root, file), join(stage, file));
   }
@@ -122,7 +125,7 @@ describe('the bundled main process, in the packaged layout', () => {
 
   it('holds every file a server module locates beside its own source', async () => {
     const located: string[] = [];
-    const sources = (await packagedFiles()).filter((f) => f.startsWith('server/') && /\.(ts|mjs)$/.test(f));
+    const sources = packaged.filter((f) => f.startsWith('server/') && /\.(ts|mjs)$/.test(f));
     for (const file of sources)
       for (const [, target] of (await readFile(join(root, file), 'utf8')).matchAll(
         /new URL\('([^']+)', import\.meta\.url\)/g,
