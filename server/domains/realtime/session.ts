@@ -194,9 +194,8 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
   }
 
   async function transcribe(startBytes: number, endBytes: number): Promise<EngineResult> {
-    const engine = await deps.active.engine();
     const pcm = decodePcmS16ToF32(slice(startBytes, endBytes));
-    return engine.transcribePcm(pcm);
+    return deps.active.use(undefined, (engine) => engine.transcribePcm(pcm));
   }
 
   /** Copies only bytes [start, end) out of the received frames. */

@@ -62,7 +62,7 @@ export const updateSettings = defineRoute({
     if (body.dataDir) await assertWritable(body.dataDir);
     const next = { ...(await store.read()), ...body };
     await store.write(next);
-    if (body.whisperDevice) await services.engine.setDevicePreference(body.whisperDevice);
+    if (body.whisperDevice) services.engine.setDevicePreference(body.whisperDevice);
     return view(origin, services, next);
   },
 });

@@ -13,24 +13,25 @@ export function engineJob({ active, assets }: { active: ActiveEngine; assets: As
     signal,
     progress,
   }: JobContext): Promise<JobResult> {
-    const engine = await active.engine(transcript.modelPath);
-    const audio = await assets.localFile(workspaceId, transcript.audioAssetId);
-    try {
-      const result = await engine.transcribeFile(audio.path, {
-        language: transcript.requestedLanguage,
-        prompt: transcript.prompt,
-        signal,
-        onProgress: progress,
-      });
-      const loaded = engine.device();
-      return {
-        ...fromEngineResult(result),
-        model: basename(engine.modelPath),
-        device: loaded ? deviceLabel(loaded.device) : null,
-      };
-    } finally {
-      await audio.release();
-    }
+    return active.use(transcript.modelPath, async (engine) => {
+      const audio = await assets.localFile(workspaceId, transcript.audioAssetId);
+      try {
+        const result = await engine.transcribeFile(audio.path, {
+          language: transcript.requestedLanguage,
+          prompt: transcript.prompt,
+          signal,
+          onProgress: progress,
+        });
+        const loaded = engine.device();
+        return {
+          ...fromEngineResult(result),
+          model: basename(engine.modelPath),
+          device: loaded ? deviceLabel(loaded.device) : null,
+        };
+      } finally {
+        await audio.release();
+      }
+    });
   };
 }
 
