@@ -52,6 +52,7 @@ export function buildServices(
     device: config.whisperDevice,
     workerPath: config.whisperWorker,
     tmpDir: store.tmpDir,
+    stallMs: config.jobStallMs,
     decoder: {
       ffmpeg: ffmpegChooser(config.ffmpeg),
       maxSeconds: config.limits.audioSeconds,
@@ -70,6 +71,8 @@ export function buildServices(
       node: config.nodeId,
       leaseMs: config.jobLeaseMs,
       pollMs: config.database ? config.queuePollMs : undefined,
+      onlyWhenReady: Boolean(config.database),
+      unclaimedMs: config.jobUnclaimedMs,
     },
     uploads: {
       tmpDir: store.tmpDir,

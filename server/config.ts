@@ -126,6 +126,16 @@ const Config = z.object({
     .optional(),
   /** How long a node holds a transcription job without renewing it before another node may take it over. */
   jobLeaseMs: z.number().int().min(500).default(30_000),
+  /**
+   * A transcription that shows no sign of progress for this long (its decode writes no audio, its worker's
+   * computation does not advance) is ended with an error, and the next job starts.
+   */
+  jobStallMs: z.number().int().min(500).default(120_000),
+  /**
+   * Hosted: a node that cannot transcribe (no worker or no model) leaves a pending job to the nodes that can for
+   * this long; then it takes it, and the job fails with the reason instead of waiting for ever.
+   */
+  jobUnclaimedMs: z.number().int().min(0).default(60_000),
   /** Hosted: how often each node looks for work other nodes queued (and for jobs whose node died). */
   queuePollMs: z.number().int().min(50).default(1000),
   /** Bytes with no record are left alone this long: an upload under way (on any node) owns them. */
@@ -270,6 +280,8 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
       .filter(Boolean),
     accelRedirect: env.FOLIO_ACCEL_REDIRECT || undefined,
     jobLeaseMs: numberOr(env.FOLIO_JOB_LEASE_MS),
+    jobStallMs: numberOr(env.FOLIO_JOB_STALL_MS),
+    jobUnclaimedMs: numberOr(env.FOLIO_JOB_UNCLAIMED_MS),
     queuePollMs: numberOr(env.FOLIO_QUEUE_POLL_MS),
     sweepMs: numberOr(env.FOLIO_SWEEP_MS),
     orphanGraceMs: numberOr(env.FOLIO_ORPHAN_GRACE_MS),

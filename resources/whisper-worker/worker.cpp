@@ -9,6 +9,8 @@
 //   {"event":"loaded","device":{"kind":"gpu","backend":"CUDA","name":"NVIDIA ...",...},"fallback":null,...}
 //   {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
 //   {"event":"done","id":..,"language":..,"duration":..} {"event":"error","id":..,"code":..,"message":..}
+//   {"event":"alive","id":..}: at most once a second while a job's computation advances (the parent's watchdog)
+//   {"event":"fatal","message":..}: ggml's own words as it aborts the process (an assertion, a GPU error)
 // The pcm file holds raw float32 little-endian 16 kHz mono samples.
 // Commands are read on a separate thread so a cancel reaches whisper's abort_callback mid-job;
 // stdin EOF (the parent died) aborts the current job and exits.
@@ -122,7 +124,7 @@ struct JobCtx {
 
 bool read_pcm(const std::string & path, std::vector<float> & pcm, std::string & err) {
     FILE * f = fopen(path.c_str(), "rb");
-    if (!f) { err = "cannot open pcm file: " + path; return false; }
+    if (!f) { err = "cannot open the decoded audio"; return false; }
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -202,7 +204,32 @@ void on_progress(whisper_context *, whisper_state *, int progress, void * user) 
     emit({{"event", "progress"}, {"id", job->id}, {"percent", progress}});
 }
 
-bool on_abort(void *) { return g_abort.load(); }
+std::atomic<int64_t> g_last_beat_us{0};
+
+// Proof of life for the parent's stall watchdog. The abort callbacks run between graph nodes (CPU) and between
+// passes (whisper itself, any backend), so only while computation advances; a hung kernel or a stopped process
+// sends nothing.
+void beat() {
+    const int64_t now = ggml_time_us();
+    if (now - g_last_beat_us.load() < 1000000) return;
+    g_last_beat_us = now;
+    std::string id;
+    {
+        std::lock_guard<std::mutex> lock(g_job_mutex);
+        id = g_current_job;
+    }
+    if (!id.empty()) emit({{"event", "alive"}, {"id", id}});
+}
+
+// ggml is about to abort the process: its message is the crash's reason, which a backtrace on stderr would bury
+void on_ggml_abort(const char * message) {
+    emit({{"event", "fatal"}, {"message", message ? message : "ggml aborted"}});
+}
+
+bool on_abort(void *) {
+    beat();
+    return g_abort.load();
+}
 bool on_encoder_begin(whisper_context *, whisper_state *, void *) { return !g_abort.load(); }
 
 void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
@@ -340,6 +367,7 @@ int main(int argc, char ** argv) {
     if (preference != "cpu" && preference != "gpu") preference = "auto";
     if (modules.empty()) modules = own_dir(argv[0]);
     whisper_log_set(quiet_log, nullptr);
+    ggml_set_abort_callback(on_ggml_abort);
     if (model.empty()) { emit_error("", "usage", "usage: folio-whisper-worker --model <path> [--threads N] [--device auto|cpu|gpu]"); return 2; }
     if (access(model.c_str(), R_OK) != 0) { emit_error("", "model_missing", "model file not readable: " + model); return 2; }
 

@@ -22,6 +22,8 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
       dataDir,
       fsync: false,
       logFormat: 'text', // tests read the lines
+      // a hosted test node without a model fails a job at once, as the desktop does (queue.ts; tested on its own)
+      jobUnclaimedMs: 0,
       ...(await testBackendFor(dataDir)),
       ...overrides,
       limits: { ...defaultLimits, ...overrides.limits },

@@ -1,8 +1,11 @@
 /**
- * The persistent transcription queue. The transcripts collection *is* the queue: pending rows run oldest first,
- * `concurrency` at a time, each held by this node under a lease (job-lease.ts) and run by run-job.ts. Closing hands
- * running jobs back as pending. With `pollMs` (many nodes) each node also looks for work, for leases that ran out
- * and for results other nodes made.
+ * The persistent transcription queue. The transcripts collection *is* the queue: `concurrency` jobs at a time, each
+ * held by this node under a lease (job-lease.ts) and run by run-job.ts. Workspaces take turns: the next job is the
+ * oldest pending one of the workspace that has none running anywhere and was served longest ago, so one
+ * workspace's long recordings cannot starve another's. Closing hands running jobs back as pending. With `pollMs`
+ * (many nodes) each node also looks for work, for leases that ran out and for results other nodes made; a node
+ * that cannot transcribe (`canRun`) leaves jobs to the nodes that can, taking one only once it has waited
+ * `unclaimedMs`, so that it fails with the reason rather than waiting for ever.
  */
 import type { Store } from '../../store/types.js';
 import { transcriptsCollection } from './collections.js';
@@ -23,6 +26,19 @@ export interface QueueDeps {
   leaseMs?: number;
   /** Look for work, expired leases and results this often; undefined: only this process queues (desktop). */
   pollMs?: number;
+  /** Whether this node can run a job now (a worker and a model); default yes. */
+  canRun?: () => Promise<boolean>;
+  /** How long a job waits for a node that can run it before one that cannot takes it (and fails it). */
+  unclaimedMs?: number;
+}
+
+type Candidate = { workspaceId: string; transcript: TranscriptRecord; busy: boolean; turn: number };
+
+/** Whether `a` goes before `b`: a workspace with nothing running, then the one served longest ago, then the older job. */
+function goesFirst(a: Candidate, b: Candidate): boolean {
+  if (a.busy !== b.busy) return !a.busy;
+  if (a.turn !== b.turn) return a.turn < b.turn;
+  return a.transcript.createdAt < b.transcript.createdAt;
 }
 
 type Running = { controller: AbortController; done: Promise<void> };
@@ -35,6 +51,8 @@ export function createTranscriptQueue({
   node = 'local',
   leaseMs = 30_000,
   pollMs,
+  canRun = async () => true,
+  unclaimedMs = 60_000,
 }: QueueDeps) {
   const running = new Map<string, Running>(); // by jobKey
   const leases = createJobLeases({ store, node, leaseMs, log });
@@ -42,6 +60,9 @@ export function createTranscriptQueue({
   let stopped = false;
   let filling: Promise<void> = Promise.resolve();
   let poller: NodeJS.Timeout | undefined;
+  /** By workspace: the number of the start that last served it here (absent: never served). */
+  const lastServed = new Map<string, number>();
+  let starts = 0;
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
   const isRunning = (workspaceId: string, id: string) => running.has(jobKey(workspaceId, id));
   const logError = (error: unknown) => log(`Transcription queue: ${(error as Error).message}`);
@@ -65,16 +86,25 @@ export function createTranscriptQueue({
     poller.unref();
   }
 
-  async function nextPending(): Promise<{ workspaceId: string; transcript: TranscriptRecord } | undefined> {
-    let best: { workspaceId: string; transcript: TranscriptRecord } | undefined;
+  async function nextPending(): Promise<Candidate | undefined> {
+    const waitedSince = (await canRun()) ? undefined : new Date(Date.now() - unclaimedMs).toISOString();
+    const busy = new Set(await store.workspacesWith(transcriptsCollection, { status: 'processing' }));
+    let best: Candidate | undefined;
     for (const workspaceId of await store.workspacesWith(transcriptsCollection, { status: 'pending' })) {
       const oldest = await transcripts(workspaceId).list({
         where: { status: 'pending' },
         orderBy: [['createdAt', 'asc']],
         limit: concurrency + 1,
       });
-      const t = oldest.rows.find((row) => !isRunning(workspaceId, row.id));
-      if (t && (!best || t.createdAt < best.transcript.createdAt)) best = { workspaceId, transcript: t };
+      const transcript = oldest.rows.find((row) => !isRunning(workspaceId, row.id));
+      if (!transcript || (waitedSince && transcript.createdAt > waitedSince)) continue;
+      const candidate = {
+        workspaceId,
+        transcript,
+        busy: busy.has(workspaceId),
+        turn: lastServed.get(workspaceId) ?? -1,
+      };
+      if (!best || goesFirst(candidate, best)) best = candidate;
     }
     return best;
   }
@@ -94,6 +124,7 @@ export function createTranscriptQueue({
 
   function launch(workspaceId: string, transcript: TranscriptRecord): void {
     const key = jobKey(workspaceId, transcript.id);
+    lastServed.set(workspaceId, starts++);
     const controller = new AbortController();
     const deps = { leases, run, settle: waiters.settle, stopping: () => stopped };
     const done = runJob(deps, workspaceId, transcript, controller)

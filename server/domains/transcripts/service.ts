@@ -23,8 +23,11 @@ export interface TranscriptServiceDeps {
   log: (line: string) => void;
   /** Jobs run at once on the engine (default 1: the worker runs one job at a time anyway). */
   concurrency?: number;
-  /** Many nodes: this node's name, the lease on a running job, and how often to look for others' work. */
-  queue?: { node: string; leaseMs: number; pollMs?: number };
+  /**
+   * Many nodes: this node's name, the lease on a running job, how often to look for others' work, and whether to
+   * leave jobs to nodes that can transcribe when this one cannot (queue.ts).
+   */
+  queue?: { node: string; leaseMs: number; pollMs?: number; onlyWhenReady?: boolean; unclaimedMs?: number };
   /**
    * Where received audio waits until it becomes an asset (the store's tmpDir), the largest upload, and the
    * largest one POST /transcribe takes (it holds the request open until the transcript settles).
@@ -55,7 +58,9 @@ export function createTranscriptService({
   uploads,
 }: TranscriptServiceDeps) {
   const run = engineJob({ active, assets });
-  const queue = createTranscriptQueue({ store, run, log, concurrency, ...queueOptions });
+  const { onlyWhenReady, ...placement } = queueOptions ?? {};
+  const canRun = onlyWhenReady ? active.canTranscribe : undefined;
+  const queue = createTranscriptQueue({ store, run, log, concurrency, canRun, ...placement });
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
 
   async function create(workspaceId: string, input: NewTranscript): Promise<TranscriptRecord> {

@@ -6,6 +6,7 @@ export type EngineErrorCode =
   | 'worker_crashed'
   | 'bad_language'
   | 'decoder_missing'
+  | 'stalled'
   | 'failed';
 
 const statusByCode: Record<EngineErrorCode, number> = {
@@ -15,6 +16,7 @@ const statusByCode: Record<EngineErrorCode, number> = {
   worker_crashed: 500,
   bad_language: 400,
   decoder_missing: 503,
+  stalled: 500,
   failed: 500,
 };
 

@@ -26,6 +26,8 @@ export interface WhisperEngineOptions {
   decoder?: AudioDecoder;
   /** CPU or GPU (worker-process.ts); default auto. */
   device?: DevicePreference;
+  /** A job with no sign of life for this long is ended (worker-process.ts DEFAULT_STALL_MS). */
+  stallMs?: number;
 }
 
 export type AudioDecoder = { ffmpeg: () => Promise<Ffmpeg>; maxSeconds?: number; maxMemoryMb?: number };
@@ -45,6 +47,7 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     threads: options.threads,
     dtwPreset,
     device: options.device,
+    stallMs: options.stallMs,
   });
   let readying: Promise<void> | undefined;
 
@@ -76,7 +79,7 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     try {
       const { path: ffmpeg } = await decoder.ffmpeg();
       const { maxSeconds, maxMemoryMb } = decoder;
-      const decoding = { ffmpeg, maxSeconds, maxMemoryMb, signal: opts.signal };
+      const decoding = { ffmpeg, maxSeconds, maxMemoryMb, stallMs: options.stallMs, signal: opts.signal };
       const { duration } = await decodeAudio(path, pcmPath, decoding);
       return await runJob(pcmPath, duration, opts);
     } finally {

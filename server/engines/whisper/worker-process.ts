@@ -36,6 +36,8 @@ export interface WorkerOptions {
   dtwPreset?: string;
   /** Default auto. */
   device?: DevicePreference;
+  /** A job whose computation sends no sign of life for this long is ended (DEFAULT_STALL_MS). */
+  stallMs?: number;
 }
 
 interface RunningJob {
@@ -43,12 +45,21 @@ interface RunningJob {
   handlers: WorkerJobHandlers;
   resolve(done: { language: string }): void;
   reject(err: Error): void;
+  /** Any event of the job's: the worker's computation advances. */
+  alive(): void;
   cancelled: boolean;
+  stalled: boolean;
 }
 
 // the worker stops a job within one ggml graph node of a cancel (see worker.cpp); one still busy after
 // this long is stuck, so it is killed and reloaded in the background
 const CANCEL_GRACE_MS = 750;
+
+/**
+ * How long a job may go without a sign of life before it is ended. The worker sends one at least once a second
+ * while its computation advances (worker.cpp `beat`), so only a hung kernel or a stopped process reaches this.
+ */
+export const DEFAULT_STALL_MS = 120_000;
 
 export function createWorkerProcess(options: WorkerOptions) {
   let child: ChildProcessWithoutNullStreams | undefined;
@@ -60,6 +71,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   let loadedDevice: LoadedDevice | undefined;
   let nextId = 1;
   let closed = false;
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   /** Why the worker left the GPU after a job failed there; from then on it starts on the CPU. */
   let gpuFailure: string | undefined;
   /** Job errors the GPU may have caused: the worker died, or whisper.cpp failed to compute (not bad input). */
@@ -86,6 +98,7 @@ export function createWorkerProcess(options: WorkerOptions) {
       let loaded = false;
       let loadError: EngineError | undefined;
       let stderr = '';
+      let fatal: string | undefined; // ggml's message as it aborted the process
       proc.stdin.on('error', () => {}); // EPIPE after a crash; the exit handler reports it
       proc.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         stderr = (stderr + chunk).slice(-4096);
@@ -93,7 +106,8 @@ export function createWorkerProcess(options: WorkerOptions) {
       createInterface({ input: proc.stdout }).on('line', (line) => {
         const event = parseEvent(line);
         if (!event) return;
-        if (event.event === 'loaded') {
+        if (event.event === 'fatal') fatal = event.message;
+        else if (event.event === 'loaded') {
           loaded = true;
           loads++;
           dtw = event.dtw === true;
@@ -131,18 +145,25 @@ export function createWorkerProcess(options: WorkerOptions) {
             loadError ??
               new EngineError(
                 'model_invalid',
-                `whisper worker exited (${detail}) while loading the model: ${stderr.trim()}`,
+                `whisper worker exited (${detail}) while loading the model${fatal ? `: ${fatal}` : crashReason(stderr)}`,
               ),
           );
         const job = running;
         running = undefined;
-        if (job?.cancelled) {
+        if (job?.stalled) {
+          const stalled = new EngineError(
+            'stalled',
+            `the transcription made no progress for ${Math.round(stallMs / 1000)} s, so it was stopped`,
+          );
+          deviceFaults.add(stalled); // a hung GPU kernel: the job runs again on the CPU
+          job.reject(stalled);
+        } else if (job?.cancelled) {
           job.reject(new TranscriptionAbortedError());
           start().catch(() => undefined); // the next job should not wait for the model load
         } else if (job) {
           const crash = new EngineError(
             'worker_crashed',
-            `whisper worker exited (${detail}) during a job${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+            `whisper worker exited (${detail}) during a job${fatal ? `: ${fatal}` : crashReason(stderr)}`,
           );
           deviceFaults.add(crash);
           job.reject(crash);
@@ -154,6 +175,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   function handleJobEvent(event: WorkerEvent): void {
     const job = running;
     if (!job || event.id !== job.id) return;
+    job.alive();
     if (event.event === 'progress') job.handlers.onProgress?.(event.percent ?? 0);
     else if (event.event === 'segment') job.handlers.onSegment?.(event as unknown as RawSegment);
     else if (event.event === 'done') {
@@ -204,6 +226,11 @@ export function createWorkerProcess(options: WorkerOptions) {
     if (!proc) throw new EngineError('worker_crashed', 'whisper worker exited right after loading the model');
     return new Promise((resolve, reject) => {
       let killTimer: NodeJS.Timeout | undefined;
+      const watchdog = setTimeout(() => {
+        if (running?.id !== id) return;
+        running.stalled = true;
+        proc.kill('SIGKILL');
+      }, stallMs);
       const onAbort = () => {
         if (running?.id !== id) return;
         running.cancelled = true;
@@ -212,12 +239,15 @@ export function createWorkerProcess(options: WorkerOptions) {
       };
       const cleanup = () => {
         clearTimeout(killTimer);
+        clearTimeout(watchdog);
         handlers.signal?.removeEventListener('abort', onAbort);
       };
       running = {
         id,
         handlers,
         cancelled: false,
+        stalled: false,
+        alive: () => watchdog.refresh(),
         resolve: (v) => {
           cleanup();
           resolve(v);
@@ -273,4 +303,19 @@ export type WorkerProcess = ReturnType<typeof createWorkerProcess>;
 /** Lone UTF-16 surrogates as U+FFFD: the worker's JSON parser refuses their escapes, and the job would never start. */
 function wellFormed(text: string): string {
   return text.replace(/\p{Cs}/gu, '\uFFFD');
+}
+
+/**
+ * What a crashed worker said about why, for the job's error: ggml's own message (an assertion, a CUDA error, out of
+ * memory) rather than the last line of the backtrace that follows it.
+ */
+export function crashReason(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const reason =
+    lines.find((line) => /GGML_ASSERT|ggml_abort|CUDA error|out of memory|error:/i.test(line)) ??
+    lines.filter((line) => !/^(#\d+|\d+\s*:|\/.*\(\+0x|\[0x)/.test(line)).pop();
+  return reason ? `: ${reason}` : '';
 }

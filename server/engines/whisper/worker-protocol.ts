@@ -24,7 +24,7 @@ export interface WorkerDevice {
 }
 
 export interface WorkerEvent {
-  event: 'loaded' | 'progress' | 'segment' | 'done' | 'error';
+  event: 'loaded' | 'progress' | 'segment' | 'done' | 'error' | 'alive' | 'fatal';
   id?: string;
   pid?: number;
   dtw?: boolean;
