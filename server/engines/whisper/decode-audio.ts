@@ -14,7 +14,8 @@ import { AudioDecodeError, TranscriptionAbortedError } from './errors.js';
 import {
   cannotExec,
   DEFAULT_DECODE_MEMORY_MB,
-  ranOutOfMemory,
+  memoryLimited,
+  OUT_OF_MEMORY,
   spawnWithMemoryLimit,
 } from './memory-limit.js';
 
@@ -36,22 +37,27 @@ export type DecodeOptions = {
   timeoutMs?: number;
   /** ffmpeg's address space in MiB (DEFAULT_DECODE_MEMORY_MB); not enforced on Windows. */
   maxMemoryMb?: number;
+  /** A decode that writes no audio for this long is stopped (a hung read); default 60 s. */
+  stallMs?: number;
   signal?: AbortSignal;
 };
+
+const DEFAULT_DECODE_STALL_MS = 60_000;
 
 /** Decodes `inputPath` into `outPcmPath`; returns the duration in seconds. */
 export async function decodeAudio(
   inputPath: string,
   outPcmPath: string,
-  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, maxMemoryMb, signal }: DecodeOptions,
+  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, maxMemoryMb, stallMs, signal }: DecodeOptions,
 ): Promise<{ duration: number }> {
   if (signal?.aborted) throw new TranscriptionAbortedError();
   const limits = {
     maxBytes: maxSeconds * BYTES_PER_SECOND,
     timeoutMs: timeoutMs ?? 30_000 + maxSeconds * 100,
     memoryMb: maxMemoryMb ?? DEFAULT_DECODE_MEMORY_MB,
+    stallMs: stallMs ?? DEFAULT_DECODE_STALL_MS,
   };
-  const size = await runFfmpeg(ffmpeg, decodeArgs(inputPath, maxSeconds), outPcmPath, limits, signal);
+  const size = await runFfmpeg(ffmpeg, inputPath, maxSeconds, outPcmPath, limits, signal);
   if (size === 0) throw new AudioDecodeError('could not decode audio: the file has no audio samples');
   return { duration: size / BYTES_PER_SECOND };
 }
@@ -66,34 +72,39 @@ function decodeArgs(inputPath: string, maxSeconds: number): string[] {
     ...['-i', `file:${resolve(inputPath)}`],
     // a second past the limit, so that crossing it shows in the byte count even if ffmpeg stops itself
     ...['-vn', '-sn', '-dn', '-ar', String(SAMPLE_RATE), '-ac', '1', '-t', String(maxSeconds + 1)],
+    // the resampling filter graph runs on one thread too (ffmpeg's default is a thread per core)
+    ...['-filter_threads', '1'],
     ...['-f', 'f32le', 'pipe:1'],
   ];
 }
 
-type Limits = { maxBytes: number; timeoutMs: number; memoryMb: number };
+type Limits = { maxBytes: number; timeoutMs: number; memoryMb: number; stallMs: number };
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
 /** Runs ffmpeg with its output streamed into `outPath`; resolves the bytes written. */
 async function runFfmpeg(
   ffmpeg: string,
-  args: string[],
+  inputPath: string,
+  maxSeconds: number,
   outPath: string,
-  { maxBytes, timeoutMs, memoryMb }: Limits,
+  { maxBytes, timeoutMs, memoryMb, stallMs }: Limits,
   signal?: AbortSignal,
 ): Promise<number> {
-  const child = spawnWithMemoryLimit(ffmpeg, args, memoryMb);
+  const child = spawnWithMemoryLimit(ffmpeg, decodeArgs(inputPath, maxSeconds), memoryMb);
   let stopped: Error | undefined;
   const stop = (reason: Error) => {
     stopped ??= reason;
     child.kill('SIGKILL');
   };
   const timer = setTimeout(() => stop(tookTooLong(timeoutMs)), timeoutMs);
+  const stall = setTimeout(() => stop(stalled(stallMs)), stallMs);
   const onAbort = () => stop(new TranscriptionAbortedError());
   signal?.addEventListener('abort', onAbort, { once: true });
   const stderr = firstBytesOf(child.stderr, 8192);
   let bytes = 0;
   const cap = new Transform({
     transform(chunk: Buffer, _encoding, next) {
+      stall.refresh();
       bytes += chunk.length;
       if (bytes <= maxBytes) return next(null, chunk);
       stop(tooLong(maxBytes));
@@ -109,38 +120,70 @@ async function runFfmpeg(
     pipeline(child.stdout, cap, createWriteStream(outPath)),
   ]);
   clearTimeout(timer);
+  clearTimeout(stall);
   signal?.removeEventListener('abort', onAbort);
   if (stopped) throw stopped;
   if (exit.status === 'rejected')
     throw new AudioDecodeError(
       `could not decode audio: cannot run ffmpeg (${(exit.reason as Error).message})`,
     );
-  if (exit.value.code !== 0) throw failed(stderr(), exit.value, memoryMb);
+  if (exit.value.code !== 0) throw failed(stderr(), exit.value, memoryMb, inputPath);
   if (written.status === 'rejected') throw written.reason;
   return bytes;
 }
 
-function failed(stderr: string, { code, signal }: Exit, memoryMb: number): AudioDecodeError {
+/** Why ffmpeg failed, in the caller's terms: no server path, no addresses, and each cause in words of its own. */
+function failed(
+  stderr: string,
+  { code, signal }: Exit,
+  memoryMb: number,
+  inputPath: string,
+): AudioDecodeError {
+  const says = (message: string) => new AudioDecodeError(`could not decode audio: ${message}`);
   const unrunnable = cannotExec(stderr, code);
-  if (unrunnable) return new AudioDecodeError(`could not decode audio: cannot run ffmpeg (${unrunnable})`);
-  if (ranOutOfMemory(stderr, signal))
-    return new AudioDecodeError(
-      `could not decode audio: decoding needed more memory than a decode may use (${memoryMb} MiB)`,
-    );
+  if (unrunnable) return says(`cannot run ffmpeg (${unrunnable})`);
+  const streams = /Number of streams exceeds max_streams parameter \((\d+)\)/.exec(stderr);
+  if (streams)
+    return says(`the file declares more than ${streams[1]} streams, more than a recording may have`);
   // ffmpeg's words when the probed format is not on -format_whitelist: "[hls @ 0x...] Format not on whitelist '...'"
   const refused = /\[(\S+) @ [^\]]*\] Format not on whitelist/.exec(stderr);
   if (refused)
-    return new AudioDecodeError(
-      `could not decode audio: the file is not an audio or video recording ffmpeg may read (it reads as ${refused[1]})`,
+    return says(`the file is not an audio or video recording ffmpeg may read (it reads as ${refused[1]})`);
+  if (/does not contain any stream|matches no streams/.test(stderr)) return says('the file has no audio');
+  if (signal === 'SIGKILL' || signal === 'SIGTERM' || signal === 'SIGINT' || signal === 'SIGHUP')
+    return says(
+      `ffmpeg was stopped from outside Folio (${signal}), for example by the system when memory ran short`,
     );
-  return new AudioDecodeError(
-    `could not decode audio: ${firstErrorLine(stderr) ?? `ffmpeg exited with ${signal ?? `code ${code}`}`}`,
-  );
+  const first = firstErrorLine(stderr);
+  const demuxer = first && /^\[[^\]]+\]/.test(first) && !OUT_OF_MEMORY.test(first);
+  if (!demuxer && OUT_OF_MEMORY.test(stderr))
+    return says(`decoding needed more memory than a decode may use (${memoryMb} MiB)`);
+  if (signal)
+    return says(
+      `ffmpeg crashed (${signal}): the file is damaged${memoryLimited ? `, or decoding needed more than the ${memoryMb} MiB a decode may use` : ''}`,
+    );
+  return says(first ? inCallerTerms(first, inputPath) : `ffmpeg exited with code ${code}`);
+}
+
+/** ffmpeg's line without the upload's path (it names the file as the server stores it) or memory addresses. */
+function inCallerTerms(line: string, inputPath: string): string {
+  return line
+    .split(`file:${resolve(inputPath)}`)
+    .join('the file')
+    .split(resolve(inputPath))
+    .join('the file')
+    .replace(/ @ 0x[0-9a-f]+/gi, '')
+    .replace(/(?:file:)?(?:\/[^\s'"/:]+){2,}\/?/g, '(a path)');
 }
 
 const tooLong = (maxBytes: number) =>
   new AudioDecodeError(
     `could not decode audio: it is longer than the ${maxBytes / BYTES_PER_SECOND} seconds a recording may last`,
+  );
+
+const stalled = (stallMs: number) =>
+  new AudioDecodeError(
+    `could not decode audio: ffmpeg wrote no audio for ${Math.round(stallMs / 1000)} s, so it was stopped`,
   );
 
 const tookTooLong = (timeoutMs: number) =>

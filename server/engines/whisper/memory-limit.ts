@@ -39,12 +39,7 @@ export function spawnWithMemoryLimit(
 
 // What running out of the limit looks like: the loader cannot map a library ("failed to map segment"), ffmpeg reports
 // ENOMEM ("Cannot allocate memory") or a failed allocation in its own words, or a C++ library throws bad_alloc.
-const OUT_OF_MEMORY = /Cannot allocate memory|failed to map segment|Error allocating|bad_alloc/;
-
-/** Whether a failed run most likely hit its memory limit: an allocation failure reported, or a crash under the limit. */
-export function ranOutOfMemory(stderr: string, signal: NodeJS.Signals | null): boolean {
-  return OUT_OF_MEMORY.test(stderr) || (memoryLimited && signal !== null);
-}
+export const OUT_OF_MEMORY = /Cannot allocate memory|failed to map segment|Error allocating|bad_alloc/;
 
 /** The shell's own complaint when it cannot exec the program ("sh: 1: exec: /x: not found"), without its prefix. */
 export function cannotExec(stderr: string, code: number | null): string | undefined {

@@ -8,6 +8,7 @@ import {
   constants,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -24,6 +25,17 @@ import {
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 if (!hasFfmpeg) console.warn('skipping decode limit tests: no ffmpeg on PATH (apt-get install ffmpeg)');
+
+/** Threads of the process whose command line names `path` (0 when none runs). */
+function threadsOfProcessNaming(path: string): number {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path))
+        return readdirSync(`/proc/${pid}/task`).length;
+    } catch {} // it ended meanwhile
+  }
+  return 0;
+}
 
 describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
   let dir: string;
@@ -88,6 +100,43 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
 
+  it('stops a decode that writes no audio for its stall limit, long before its time limit', async () => {
+    const started = Date.now();
+    const decoding = decodeAudio(fifo, join(dir, 'stalled.f32'), {
+      ffmpeg: 'ffmpeg',
+      maxSeconds: 60,
+      timeoutMs: 60_000,
+      stallMs: 1_000,
+    });
+    await expect(decoding).rejects.toMatchObject({
+      name: 'AudioDecodeError',
+      message: 'could not decode audio: ffmpeg wrote no audio for 1 s, so it was stopped',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    'decodes on one thread: no decoder or filter thread beside it',
+    async () => {
+      const long = join(dir, 'twenty-minutes.flac');
+      const sine = ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1200:sample_rate=44100'];
+      execFileSync('ffmpeg', ['-nostdin', '-v', 'error', ...sine, '-ac', '2', '-c:a', 'flac', long]);
+      let most = 0;
+      const decoding = decodeAudio(long, join(dir, 'twenty-minutes.f32'), { ffmpeg: 'ffmpeg' });
+      let settled = false;
+      void decoding.finally(() => {
+        settled = true;
+      });
+      while (!settled) {
+        most = Math.max(most, threadsOfProcessNaming(long));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await decoding;
+      expect(most).toBe(1); // seen running, and alone: ffmpeg 5.1 starts a filter thread per core unless told
+    },
+    60_000,
+  );
+
   it('runs ffmpeg on recording formats and the file protocol only, with one thread and the output capped', async () => {
     const argsFile = join(dir, 'args.txt');
     const recorder = join(dir, 'recording-ffmpeg');
@@ -97,6 +146,7 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
     const args = readFileSync(argsFile, 'utf8').trim().split('\n');
     const after = (flag: string) => args[args.indexOf(flag) + 1];
     expect(after('-threads')).toBe('1');
+    expect(after('-filter_threads')).toBe('1');
     expect(after('-protocol_whitelist')).toBe('file');
     expect(args.indexOf('-protocol_whitelist')).toBeLessThan(args.indexOf('-i'));
     expect(after('-format_whitelist')).toBe(RECORDING_DEMUXERS);
@@ -141,16 +191,28 @@ describe.skipIf(!hasFfmpeg)('decodeAudio limits', () => {
       expect(readFileSync(limitFile, 'utf8').trim()).toBe(String(512 * 1024));
     });
 
-    it('reads an allocation failure or a crash under the limit as running out of memory', async () => {
-      const failing = join(dir, 'enomem-ffmpeg');
-      writeFileSync(failing, `#!/bin/sh\necho 'Error while filtering: Cannot allocate memory' >&2\nexit 1\n`);
-      const crashing = join(dir, 'crashing-ffmpeg');
-      writeFileSync(crashing, '#!/bin/sh\nkill -SEGV $$\n');
-      for (const ffmpeg of [failing, crashing]) {
-        chmodSync(ffmpeg, 0o755);
-        const decoding = decodeAudio(fiveSeconds, join(dir, 'failed.f32'), { ffmpeg, maxMemoryMb: 1024 });
-        await expect(decoding).rejects.toMatchObject(outOfMemory(1024));
-      }
+    it('reads an allocation failure as running out of memory, and tells a crash and a kill from outside apart', async () => {
+      const script = (name: string, body: string) => {
+        const path = join(dir, name);
+        writeFileSync(path, `#!/bin/sh\n${body}\n`);
+        chmodSync(path, 0o755);
+        return path;
+      };
+      const failing = script(
+        'enomem-ffmpeg',
+        "echo 'Error while filtering: Cannot allocate memory' >&2\nexit 1",
+      );
+      const decode = (ffmpeg: string) =>
+        decodeAudio(fiveSeconds, join(dir, 'failed.f32'), { ffmpeg, maxMemoryMb: 1024 });
+      await expect(decode(failing)).rejects.toMatchObject(outOfMemory(1024));
+      await expect(decode(script('crashing-ffmpeg', 'kill -SEGV $$'))).rejects.toMatchObject({
+        message:
+          'could not decode audio: ffmpeg crashed (SIGSEGV): the file is damaged, or decoding needed more than the 1024 MiB a decode may use',
+      });
+      await expect(decode(script('killed-ffmpeg', 'kill -KILL $$'))).rejects.toMatchObject({
+        message:
+          'could not decode audio: ffmpeg was stopped from outside Folio (SIGKILL), for example by the system when memory ran short',
+      });
     });
 
     it('says when the ffmpeg cannot be run', async () => {
