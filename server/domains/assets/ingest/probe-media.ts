@@ -1,6 +1,6 @@
-/** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata). */
-import { parseBuffer, parseFile } from 'music-metadata';
+/** Width/height of images (sharp header read, pixel-capped) and duration of audio/video (music-metadata, bounded). */
 import sharp from 'sharp';
+import { readDuration } from '../../../engines/media-facts/read-duration.js';
 import type { AssetType } from './detect-type.js';
 
 export interface MediaInfo {
@@ -24,14 +24,10 @@ export async function probeMedia(
       return orient(meta.width, meta.height, meta.orientation);
     }
     if (assetType === 'audio' || assetType === 'video') {
-      const options = { duration: true, skipCovers: true };
-      const meta = await (typeof source === 'string'
-        ? parseFile(source, options)
-        : parseBuffer(source, { mimeType: contentType, size: source.length }, options));
-      const duration = meta.format.duration;
-      return duration !== undefined && Number.isFinite(duration)
-        ? { duration: Math.round(duration * 1000) / 1000 }
-        : {};
+      const duration = await readDuration(
+        typeof source === 'string' ? { path: source } : { bytes: source, contentType },
+      );
+      return duration !== undefined ? { duration: Math.round(duration * 1000) / 1000 } : {};
     }
   } catch {
     // metadata is best-effort: an unreadable header leaves the asset without dimensions
