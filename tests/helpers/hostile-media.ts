@@ -119,6 +119,13 @@ export function silenceBomb(dir: string, hours: number): Buffer {
   return readFileSync(out);
 }
 
+/** `wav` re-encoded by ffmpeg with `codec` into `name` (its extension names the container). */
+export function reencoded(dir: string, wav: string, name: string, codec: string[]): Buffer {
+  const out = join(dir, name);
+  ffmpeg(['-i', wav, ...codec, out]);
+  return readFileSync(out);
+}
+
 /** A short video with no audio stream at all. */
 export function videoOnly(dir: string): Buffer {
   const out = join(dir, 'video-only.mp4');
@@ -151,8 +158,11 @@ export const hlsPlaylist = (target: string) =>
 /** An ffconcat script naming `target`. */
 export const concatScript = (target: string) => Buffer.from(`ffconcat version 1.0\nfile '${target}'\n`);
 
-/** `count` copies of `bytes`, each with a few bytes flipped at seeded places (the same seed, the same files). */
-export function fuzzed(bytes: Buffer, count: number, seed = 1): Buffer[] {
+/**
+ * `count` copies of `bytes`, each with a few bytes flipped at seeded places among the first `within` (the headers,
+ * where a flip most often leads a demuxer astray); the same seed, the same files.
+ */
+export function fuzzed(bytes: Buffer, count: number, seed = 1, within = bytes.length): Buffer[] {
   let state = seed >>> 0 || 1;
   const next = () => {
     state ^= state << 13;
@@ -163,7 +173,8 @@ export function fuzzed(bytes: Buffer, count: number, seed = 1): Buffer[] {
   return Array.from({ length: count }, () => {
     const copy = Buffer.from(bytes);
     const flips = 1 + Math.floor(next() * 16);
-    for (let i = 0; i < flips; i++) copy[Math.floor(next() * copy.length)] = Math.floor(next() * 256);
+    const span = Math.min(within, copy.length);
+    for (let i = 0; i < flips; i++) copy[Math.floor(next() * span)] = Math.floor(next() * 256);
     return copy;
   });
 }
