@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createWhisperEngine, defaultWorkerPath } from '../../../../server/engines/whisper/whisper-engine.js';
+import { crashReason } from '../../../../server/engines/whisper/worker-process.js';
 import { startTestServer } from '../../../helpers/server.js';
 import {
   engineBuilt,
@@ -66,6 +67,7 @@ async function withFakeGpu(
     engine: ReturnType<typeof createWhisperEngine>,
     fx: ReturnType<typeof makeFixtures>,
   ) => Promise<void>,
+  stallMs?: number,
 ) {
   const fx = makeFixtures();
   const workerPath = await fakeGpuWorker(fx.dir, onGpuJob, onCpu);
@@ -74,6 +76,7 @@ async function withFakeGpu(
     threads: 2,
     tmpDir: join(fx.dir, 'tmp'),
     workerPath,
+    stallMs,
   });
   try {
     await test(engine, fx);
@@ -111,6 +114,49 @@ describe.skipIf(!engineBuilt)('a GPU that fails during a job', () => {
         /^the GPU failed during a job: .*whisper_full failed with code -6/,
       );
     });
+  });
+
+  it('a GPU job that stops making progress is ended after the stall limit and run again on the CPU', async () => {
+    await withFakeGpu(
+      stuck,
+      undefined,
+      async (engine, fx) => {
+        const result = await engine.transcribeFile(fx.speech);
+        expect(result.segments.length).toBeGreaterThan(0);
+        expect(engine.device()?.device.kind).toBe('cpu');
+        expect(engine.device()?.fallback).toBe(
+          'the GPU failed during a job: the transcription made no progress for 1 s, so it was stopped',
+        );
+      },
+      1_000,
+    );
+  });
+
+  it('a GPU that aborts says ggml’s own message, not the last line of the backtrace after it', async () => {
+    const abort = [
+      `echo '{"event":"fatal","message":"ggml-cuda.cu:96: CUDA error: an illegal memory access was encountered"}'`,
+      `printf '#0 0x00007f in ggml_print_backtrace\\n#1 0x00007f in ggml_abort\\n' >&2`,
+      'kill -ABRT $$',
+    ].join('; ');
+    await withFakeGpu(abort, undefined, async (engine, fx) => {
+      await engine.transcribeFile(fx.speech);
+      expect(engine.device()?.fallback).toBe(
+        'the GPU failed during a job: whisper worker exited (signal SIGABRT) during a job: ggml-cuda.cu:96: CUDA error: an illegal memory access was encountered',
+      );
+    });
+  });
+
+  it('without ggml’s message, the reason is the assertion in the crash output, not a backtrace line', () => {
+    const stderr = [
+      'whisper_init_state: compute buffer (decode) =   98.32 MB',
+      '/src/ggml/src/ggml-cuda/ggml-cuda.cu:2387: GGML_ASSERT(ggml_is_contiguous(src0)) failed',
+      '/lib/libggml-base.so.0(+0x16e1b) [0x7f2c1c416e1b]',
+      '#3  0x00007f2c1c4171d4 in ggml_abort () from /lib/libggml-base.so.0',
+    ].join('\n');
+    expect(crashReason(stderr)).toBe(
+      ': /src/ggml/src/ggml-cuda/ggml-cuda.cu:2387: GGML_ASSERT(ggml_is_contiguous(src0)) failed',
+    );
+    expect(crashReason('')).toBe('');
   });
 
   it('a job that fails on the CPU as well fails as before, after one retry', async () => {
