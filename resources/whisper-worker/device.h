@@ -10,6 +10,13 @@
 #include <string>
 #include <vector>
 
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+
 namespace folio {
 
 struct Device {
@@ -46,6 +53,65 @@ inline std::vector<std::filesystem::path> gpu_module_files(const std::string & d
         }
     }
     return found;
+}
+
+// One shared library opened only to ask it something, then closed.
+class Library {
+  public:
+    explicit Library(const std::filesystem::path & path) {
+#ifdef _WIN32
+        handle_ = LoadLibraryW(path.wstring().c_str());
+#else
+        handle_ = dlopen(path.string().c_str(), RTLD_NOW | RTLD_LOCAL);
+#endif
+    }
+    ~Library() {
+        if (!handle_) return;
+#ifdef _WIN32
+        FreeLibrary((HMODULE) handle_);
+#else
+        dlclose(handle_);
+#endif
+    }
+    Library(const Library &) = delete;
+    Library & operator=(const Library &) = delete;
+    void * symbol(const char * name) const {
+        if (!handle_) return nullptr;
+#ifdef _WIN32
+        return (void *) GetProcAddress((HMODULE) handle_, name);
+#else
+        return dlsym(handle_, name);
+#endif
+    }
+
+  private:
+    void * handle_ = nullptr;
+};
+
+// Loads the CPU module alone: the variant that scores best on this CPU, as ggml_backend_load_all_from_path would,
+// without opening any GPU module. A CPU preference must not depend on a GPU driver that crashes while registering.
+inline bool load_cpu_module(const std::string & dir) {
+    std::error_code ec;
+    std::filesystem::path best;
+    int best_score = 0;
+    std::filesystem::path base;
+    for (const auto & entry : std::filesystem::directory_iterator(dir, ec)) {
+        std::string file = entry.path().filename().string();
+        if (file.rfind("lib", 0) == 0) file = file.substr(3);
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".so" && ext != ".dll" && ext != ".dylib") continue;
+        if (file == "ggml-cpu" + ext) base = entry.path();
+        if (file.rfind("ggml-cpu-", 0) != 0) continue;
+        Library library(entry.path());
+        auto score = (int (*)()) library.symbol("ggml_backend_score");
+        const int s = score ? score() : 0;
+        if (s > best_score) {
+            best_score = s;
+            best = entry.path();
+        }
+    }
+    const std::filesystem::path chosen = best_score > 0 ? best : base;
+    return !chosen.empty() && ggml_backend_load(chosen.string().c_str()) != nullptr;
 }
 
 // The CPU module's compiled-in features: the ones set to 1 ("AVX2", "FMA", ...), widest first in `simd`.

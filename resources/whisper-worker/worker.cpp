@@ -40,7 +40,12 @@
 #include <string>
 #include <thread>
 #include <vector>
+#ifdef _WIN32
+#include <process.h> // _getpid: MSVC has no unistd.h
+#define getpid _getpid
+#else
 #include <unistd.h>
+#endif
 
 namespace {
 
@@ -283,6 +288,14 @@ void quiet_log(ggml_log_level level, const char * text, void *) {
     if (!line.empty() && g_log_errors.size() < 2000) g_log_errors += (g_log_errors.empty() ? "" : "; ") + line;
 }
 
+// Whether the file opens for reading, as whisper.cpp will open it (portable where access() is not).
+bool readable(const std::string & path) {
+    FILE * f = fopen(path.c_str(), "rb");
+    if (!f) return false;
+    fclose(f);
+    return true;
+}
+
 // The folder this binary lives in: the backend modules are installed beside it (build/whisper/, app resources).
 std::string own_dir(const char * argv0) {
     std::error_code ec;
@@ -369,10 +382,11 @@ int main(int argc, char ** argv) {
     whisper_log_set(quiet_log, nullptr);
     ggml_set_abort_callback(on_ggml_abort);
     if (model.empty()) { emit_error("", "usage", "usage: folio-whisper-worker --model <path> [--threads N] [--device auto|cpu|gpu]"); return 2; }
-    if (access(model.c_str(), R_OK) != 0) { emit_error("", "model_missing", "model file not readable: " + model); return 2; }
+    if (!readable(model)) { emit_error("", "model_missing", "model file not readable: " + model); return 2; }
 
     const int64_t t0 = ggml_time_us();
-    ggml_backend_load_all_from_path(modules.c_str());
+    if (preference == "cpu") folio::load_cpu_module(modules);
+    else ggml_backend_load_all_from_path(modules.c_str());
     if (!ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU)) {
         emit_error("", "no_backend", "no ggml CPU backend module found in " + modules + ": rebuild with npm run build:whisper");
         return 3;

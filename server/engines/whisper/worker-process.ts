@@ -76,12 +76,17 @@ export function createWorkerProcess(options: WorkerOptions) {
   let gpuFailure: string | undefined;
   /** Job errors the GPU may have caused: the worker died, or whisper.cpp failed to compute (not bad input). */
   const deviceFaults = new WeakSet<Error>();
+  /** Starts that ended in a crash before the model loaded (not a load error the worker reported). */
+  const loadCrashes = new WeakSet<Error>();
 
   function start(): Promise<void> {
     if (closed) return Promise.reject(new EngineError('failed', 'the whisper engine is closed'));
     loading ??= spawnWorker().catch((err) => {
       loading = undefined;
-      throw err;
+      // a GPU driver or module that crashes the worker as it loads: once more on the CPU, which opens no GPU module
+      if (!loadCrashes.has(err) || gpuFailure || options.device === 'cpu') throw err;
+      gpuFailure = `the worker crashed while loading the model on the GPU (${(err as Error).message})`;
+      return start();
     });
     return loading;
   }
@@ -140,14 +145,14 @@ export function createWorkerProcess(options: WorkerOptions) {
           loading = undefined;
         }
         const detail = signal ? `signal ${signal}` : `code ${code}`;
-        if (!loaded)
-          reject(
-            loadError ??
-              new EngineError(
-                'model_invalid',
-                `whisper worker exited (${detail}) while loading the model${fatal ? `: ${fatal}` : crashReason(stderr)}`,
-              ),
+        if (!loaded) {
+          const crash = new EngineError(
+            'model_invalid',
+            `whisper worker exited (${detail}) while loading the model${fatal ? `: ${fatal}` : crashReason(stderr)}`,
           );
+          if (!loadError && signal) loadCrashes.add(crash);
+          reject(loadError ?? crash);
+        }
         const job = running;
         running = undefined;
         if (job?.stalled) {

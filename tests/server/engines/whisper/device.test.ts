@@ -1,5 +1,6 @@
 // Where the worker runs (issue #23): a GPU asked for on a machine without one, or a GPU module that does not load,
 // falls back to the CPU with the reason; the transcript still completes and names the CPU that made it.
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -110,6 +111,50 @@ describe.skipIf(!cpuOnly)('the device the whisper worker runs on', () => {
     } finally {
       await srv.close();
       fx.cleanup();
+    }
+  });
+});
+
+// A GPU driver or module that crashes the worker while it registers (issue #34): a CPU preference never opens it,
+// and another preference runs again on the CPU, saying why. A module whose constructor aborts stands for the driver.
+describe.skipIf(!cpuOnly || process.platform !== 'linux')('a GPU module that crashes while it loads', () => {
+  async function workerDirWithCrashingGpu(): Promise<string> {
+    const dir = await copyWorkerDir();
+    const source = join(dir, 'crash.c');
+    await writeFile(
+      source,
+      '#include <stdlib.h>\n__attribute__((constructor)) static void crash(void) { abort(); }\n',
+    );
+    execFileSync('cc', ['-shared', '-fPIC', '-o', join(dir, 'libggml-vulkan.so'), source]);
+    return dir;
+  }
+
+  it.each([
+    ['cpu', null],
+    [
+      'auto',
+      /^the worker crashed while loading the model on the GPU \(whisper worker exited \(signal SIGABRT\)/,
+    ],
+  ] as const)('with the preference %s, the transcript completes on the CPU', async (device, fallback) => {
+    const fx = makeFixtures();
+    const dir = await workerDirWithCrashingGpu();
+    const engine = createWhisperEngine({
+      modelPath: fx.model,
+      threads: 1,
+      tmpDir: fx.dir,
+      device,
+      workerPath: join(dir, 'folio-whisper-worker'),
+    });
+    try {
+      const result = await engine.transcribeFile(fx.speech);
+      expect(result.segments.length).toBeGreaterThan(0);
+      expect(engine.device()?.device.kind).toBe('cpu');
+      if (fallback) expect(engine.device()?.fallback).toMatch(fallback);
+      else expect(engine.device()?.fallback).toBeNull();
+    } finally {
+      await engine.close();
+      fx.cleanup();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
