@@ -1,15 +1,15 @@
 /**
  * Streams one multipart upload to a temp file, hashing as it goes; the request is never held in memory.
- * busboy only *marks* an over-limit file as truncated, so a limit hit is turned into 413 here, and every failure
- * removes the temp file before the error leaves. A full disk is the server's problem (507), never the client's.
+ * @fastify/busboy only *marks* an over-limit file as truncated, so a limit hit is turned into 413 here, and every
+ * failure removes the temp file before the error leaves. A full disk is the server's problem (507), never the client's.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { nanoid } from 'nanoid';
 import { asStorageFailure, StorageFailure } from '../store/errors.js';
 import { pipeIntoFile } from '../store/file/pipe-into-file.js';
@@ -39,7 +39,9 @@ export interface ReceiveOptions {
   onField?: (name: string, value: string) => void;
 }
 
-const FIELD_LIMITS = { fields: 8, fieldSize: 4096, fieldNameSize: 64, parts: 10, headerPairs: 32 };
+const FIELD_LIMITS = { fields: 8, fieldSize: 4096, parts: 10, headerPairs: 32, headerSize: 16 * 1024 };
+/** @fastify/busboy does not apply a `fieldNameSize` limit to multipart forms, so the field handler checks it. */
+const FIELD_NAME_BYTES = 64;
 /** Multipart framing on top of the file itself. */
 const ENVELOPE_BYTES = 64 * 1024;
 
@@ -62,7 +64,7 @@ export async function receiveMultipart(req: IncomingMessage, options: ReceiveOpt
 }
 
 interface ParseState {
-  file?: NodeJS.ReadableStream & { destroy(): void };
+  file?: BusboyFileStream;
   writing?: Promise<ReceivedFile>;
 }
 
@@ -73,12 +75,15 @@ function parse(
   state: ParseState,
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
+    let parser: BusboyInstance;
     try {
-      parser = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
+      // Header parameters (a raw UTF-8 `filename="…"` as browsers and curl send it, or RFC 5987 `filename*=`)
+      // are decoded by their own charset, UTF-8 when they name none.
+      parser = new Busboy({
+        headers: req.headers as { 'content-type': string },
         limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes + 1 },
+        // `filename=""` alone does not make a file (the part is a field, and the request has no file)
+        isPartAFile: (_name, type, filename) => type === 'application/octet-stream' || Boolean(filename),
       });
     } catch {
       return reject(unsupportedMediaType('Send multipart/form-data with the file in a field named "file"'));
@@ -95,19 +100,19 @@ function parse(
           : badRequest(`Malformed multipart body: ${messageOf(error)}`),
       );
     };
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated)
-        return fail(badRequest(`Form field "${name}" is too long`));
+    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated || Buffer.byteLength(name) > FIELD_NAME_BYTES)
+        return fail(badRequest(`Form field "${name.slice(0, FIELD_NAME_BYTES)}" is too long`));
       fields[name] = value;
       options.onField?.(name, value);
     });
-    parser.on('file', (name, stream, info) => {
+    parser.on('file', (name, stream, filename, _encoding, mimeType) => {
       if (name !== 'file') {
         stream.resume();
         return fail(badRequest(`Unexpected file field "${name}"; send the file in a field named "file"`));
       }
       state.file = stream;
-      state.writing = writeFile(stream, tmpPath, options, fields, info);
+      state.writing = writeFile(stream, tmpPath, options, fields, { filename, mimeType });
       state.writing.catch(fail);
     });
     for (const event of ['filesLimit', 'partsLimit', 'fieldsLimit'] as const) {
@@ -116,7 +121,7 @@ function parse(
       );
     }
     parser.on('error', fail);
-    parser.on('close', () => {
+    parser.on('finish', () => {
       if (!state.writing)
         return fail(badRequest('No file in the request: send it in a form field named "file"'));
       // Fields sent after the file count too (OpenAI-style forms put them anywhere).
@@ -128,11 +133,11 @@ function parse(
 }
 
 async function writeFile(
-  stream: NodeJS.ReadableStream & { truncated?: boolean },
+  stream: BusboyFileStream,
   tmpPath: string,
   options: ReceiveOptions,
   fields: Record<string, string>,
-  info: busboy.FileInfo,
+  info: { filename: string | undefined; mimeType: string },
 ): Promise<ReceivedFile> {
   const allowed = options.beforeFile?.(fields);
   const limit = Math.min(
@@ -140,7 +145,7 @@ async function writeFile(
     options.maxBytes,
   );
   // The request may have been refused while beforeFile was deciding: then the file stream is already destroyed.
-  if ((stream as Readable).destroyed) throw badRequest('The upload was refused before its file was read');
+  if (stream.destroyed) throw badRequest('The upload was refused before its file was read');
   const hash = createHash('sha256');
   let size = 0;
   const meter = new Transform({
@@ -151,7 +156,8 @@ async function writeFile(
       done(null, chunk);
     },
   });
-  // busboy flags `truncated` once a file *reaches* its fileSize, so it gets limit + 1 and the meter above decides.
+  // @fastify/busboy flags `truncated` once a file *reaches* its fileSize, so it gets limit + 1 and the meter above
+  // decides.
   let overLimit = false;
   stream.on('limit', () => {
     overLimit = true;
@@ -159,7 +165,7 @@ async function writeFile(
   });
   await pipeIntoFile(tmpPath, (out) => pipeline(stream, meter, out), { highWaterMark: 1 << 20 });
   if (overLimit || stream.truncated) throw tooLarge(options.maxBytes);
-  const filename = sanitizeFilename(info.filename ?? '');
+  const filename = sanitizeFilename(decodeEncodedWords(info.filename ?? ''));
   return {
     tmpPath,
     size,
@@ -172,6 +178,18 @@ async function writeFile(
 
 function tooLarge(maxBytes: number): HttpError {
   return payloadTooLarge(`The file is larger than the ${maxBytes}-byte upload limit`);
+}
+
+const ENCODED_WORDS = /^(?:=\?utf-8\?b\?[A-Za-z0-9+/=]*\?=\s*)+$/i;
+
+/**
+ * .NET's HttpClient sends a non-ASCII name twice: as RFC 2047 words (`filename="=?utf-8?B?…?="`) and as
+ * `filename*=utf-8''…`. @fastify/busboy hands over the first `filename` it reads, so the words are decoded here.
+ */
+function decodeEncodedWords(name: string): string {
+  if (!ENCODED_WORDS.test(name)) return name;
+  const words = [...name.matchAll(/=\?utf-8\?b\?([^?]*)\?=/gi)];
+  return Buffer.concat(words.map((word) => Buffer.from(word[1], 'base64'))).toString('utf8');
 }
 
 /** Display only (the stored file is named by id): strip paths, control chars and bidi overrides; cap at 255 bytes. */
