@@ -150,7 +150,7 @@ export function buildServices(
     secretBox: extras.secretBox,
     log,
   });
-  lifecycle.onClose(() => sync.desktop.scheduler.stop());
+  lifecycle.onClose(() => sync.desktop.close());
 
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {

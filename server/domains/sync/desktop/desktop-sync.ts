@@ -1,7 +1,7 @@
 // The syncing side of one desktop: per-workspace settings (remote URL, key in the vault, opt-in), runs (one at a
 // time per workspace, with live progress), the conflicts list, and the background schedule.
 import { join } from 'node:path';
-import { badRequest, HttpError } from '../../../http/errors.js';
+import { badRequest, HttpError, serviceUnavailable } from '../../../http/errors.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { ConflictRecord, RunSummary } from '../collections.js';
@@ -24,13 +24,15 @@ export type DesktopDeps = {
   log: (line: string) => void;
 };
 
-type Running = { startedAt: string; progress: Progress; done: Promise<RunSummary> };
+/** `stop` aborts the run: its request under way, or its wait before a retry, ends at once. */
+type Running = { startedAt: string; progress: Progress; done: Promise<RunSummary>; stop: AbortController };
 
 export function createDesktopSync(deps: DesktopDeps) {
   const { store, vault, kinds } = deps;
   const running = new Map<string, Running>();
   const book = (workspaceId: string) => createSyncBook(store, workspaceId);
   const scheduler = createScheduler({ store, run: (ws) => run(ws), log: deps.log });
+  let closed = false;
 
   async function settings(workspaceId: string): Promise<SyncSettings> {
     const s = await book(workspaceId).settings();
@@ -77,8 +79,9 @@ export function createDesktopSync(deps: DesktopDeps) {
     return settings(workspaceId);
   }
 
-  /** Turns sync off and forgets the key; what was synced stays on both sides. */
+  /** Turns sync off and forgets the key, stopping the run under way; what was synced stays on both sides. */
   async function clearSettings(workspaceId: string): Promise<SyncSettings> {
+    await stop(workspaceId);
     await vault.remove(workspaceId);
     await book(workspaceId).saveSettings({ enabled: false, keyPrefix: null });
     scheduler.reschedule(workspaceId);
@@ -89,13 +92,16 @@ export function createDesktopSync(deps: DesktopDeps) {
   function run(workspaceId: string, options: { full?: boolean; onProgress?: (p: Progress) => void } = {}) {
     const current = running.get(workspaceId);
     if (current) return current.done;
+    if (closed)
+      return Promise.reject(serviceUnavailable('Folio is closing: sync runs again at the next start'));
     const progress = createProgress(options.onProgress);
+    const stopper = new AbortController();
     const done = (async () => {
       const s = await book(workspaceId).settings();
       const key = await vault.get(workspaceId).catch(() => undefined);
       if (!s.remoteUrl || !key)
         throw badRequest('Sync is not set up for this workspace: give remoteUrl and key');
-      const remote = createRemote({ baseUrl: s.remoteUrl, key });
+      const remote = createRemote({ baseUrl: s.remoteUrl, key, signal: stopper.signal });
       return runSync({
         store,
         assets: deps.assets,
@@ -108,8 +114,23 @@ export function createDesktopSync(deps: DesktopDeps) {
         full: options.full,
       });
     })().finally(() => running.delete(workspaceId));
-    running.set(workspaceId, { startedAt: new Date().toISOString(), progress, done });
+    running.set(workspaceId, { startedAt: new Date().toISOString(), progress, done, stop: stopper });
     return done;
+  }
+
+  /** Ends the run under way, if any, at once; resolves when it has settled (its summary saved). */
+  async function stop(workspaceId: string): Promise<void> {
+    const live = running.get(workspaceId);
+    if (!live) return;
+    live.stop.abort();
+    await live.done.catch(() => undefined);
+  }
+
+  /** The app is closing: no more scheduled runs, and every run under way ends now rather than after its wait. */
+  async function close(): Promise<void> {
+    closed = true;
+    scheduler.stop();
+    await Promise.all([...running.keys()].map(stop));
   }
 
   async function status(workspaceId: string): Promise<SyncStatus> {
@@ -164,6 +185,8 @@ export function createDesktopSync(deps: DesktopDeps) {
         return resolved;
       },
     },
+    stop,
+    close,
     scheduler,
   };
 }

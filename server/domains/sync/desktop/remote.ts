@@ -1,9 +1,11 @@
 // The hosted Folio as the desktop's sync sees it: its /api/v1/sync routes over HTTP with the key as a bearer token.
-// Rate limits are waited out (Retry-After), a gateway hiccup is retried a few times, and an unreachable host is an
-// OfflineError, which the scheduler answers with backoff. An answer is checked against the schema its route declares
-// (the hosted routes answer with the same ones) before the desktop acts on it: a URL that is not a hosted Folio or a
-// proxy's error page is a ProtocolError naming the route, not a TypeError deep in a run; a body cut off is offline.
+// Rate limits are waited out (Retry-After), a gateway hiccup is retried a few times (each wait jittered, and ended at
+// once by the run's signal: retry-delay.ts), and an unreachable host is an OfflineError, which the scheduler answers
+// with backoff. An answer is checked against the schema its route declares (the hosted routes answer with the same
+// ones) before the desktop acts on it: a URL that is not a hosted Folio or a proxy's error page is a ProtocolError
+// naming the route, not a TypeError deep in a run; a body cut off is offline.
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { batchKey } from '../protocol/content-hash.js';
 import {
@@ -18,6 +20,7 @@ import {
   type PushItem,
   SyncInfo,
 } from '../protocol/schema.js';
+import { retryDelayMs } from './retry-delay.js';
 
 /** The remote answered with an error status; `body` is its `{ error, ... }`. */
 export class RemoteError extends Error {
@@ -54,8 +57,9 @@ export class OfflineError extends Error {
 export type RemoteOptions = {
   baseUrl: string;
   key: string;
-  /** Longest wait for one Retry-After before giving up on a request. */
+  /** Longest base wait before a retry (a Retry-After longer than this is cut to it), jitter not counted. */
   maxWaitMs?: number;
+  /** The run's: aborting it ends a request, or the wait before retrying one, at once. */
   signal?: AbortSignal;
 };
 
@@ -94,9 +98,8 @@ export function createRemote({ baseUrl, key, maxWaitMs = 120_000, signal }: Remo
       if (expected.includes(res.status)) return res;
       const retryable = res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504;
       if (retryable && resendable && attempt < 6) {
-        const wait = Math.min(maxWaitMs, retryAfterMs(res) ?? 500 * 2 ** attempt);
         await res.body?.cancel();
-        await new Promise((r) => setTimeout(r, wait));
+        await sleep(retryDelayMs(retryAfterMs(res), attempt, maxWaitMs), undefined, { signal });
         continue;
       }
       throw new RemoteError(res.status, await errorBody(res));

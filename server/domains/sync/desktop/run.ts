@@ -41,7 +41,9 @@ export async function runSync(deps: RunDeps): Promise<RunSummary> {
     await pushPhase(ctx);
     await pullPhase(ctx);
   } catch (error) {
-    failure = (error as Error).message;
+    // stopped (the owner's "Stop syncing", the app closing): the next run starts where this one was
+    failure =
+      (error as Error).name === 'AbortError' ? 'Stopped before it finished' : (error as Error).message;
     offline = error instanceof OfflineError;
   }
   const summary: RunSummary = {

@@ -1,8 +1,10 @@
 // Background sync: each opted-in workspace runs every `intervalMinutes`; a run that fails as a whole (the hosted
-// Folio unreachable, refusing, or failing) is tried again after 30 s, 1, 2, 4 … up to 30 minutes, and the first run
-// that gets through resets that. Item errors are not backed off: the run itself worked.
+// Folio unreachable, refusing, or failing) is tried again after 30 s, 1, 2, 4 … up to 30 minutes, each wait drawn
+// between half and all of that (retry-delay.ts), and the first run that gets through resets that. Item errors are not
+// backed off: the run itself worked.
 import type { Store } from '../../../store/types.js';
 import { type RunSummary, syncSettings } from '../collections.js';
+import { withJitter } from './retry-delay.js';
 
 export const BACKOFF_START_MS = 30_000;
 export const BACKOFF_MAX_MS = 30 * 60_000;
@@ -14,6 +16,8 @@ export function createScheduler(deps: {
   run: (workspaceId: string) => Promise<RunSummary>;
   log: (line: string) => void;
   now?: () => number;
+  /** Draws the jitter of each backoff (Math.random). */
+  random?: () => number;
   tickMs?: number;
 }) {
   const { store, log } = deps;
@@ -40,9 +44,10 @@ export function createScheduler(deps: {
         if (summary.error) {
           state.failures++;
           state.offline = Boolean(summary.offline);
-          state.nextRunAt = now() + backoffMs(state.failures);
+          const wait = withJitter(backoffMs(state.failures), deps.random);
+          state.nextRunAt = now() + wait;
           log(
-            `Sync of ${workspaceId} failed (${summary.error}); trying again in ${Math.round(backoffMs(state.failures) / 1000)} s`,
+            `Sync of ${workspaceId} failed (${summary.error}); trying again in ${Math.round(wait / 1000)} s`,
           );
         } else {
           state.failures = 0;
@@ -112,5 +117,6 @@ export function createScheduler(deps: {
 
 export type Scheduler = ReturnType<typeof createScheduler>;
 
+/** The longest wait after `failures` failed runs in a row; the wait itself is drawn from its upper half. */
 export const backoffMs = (failures: number) =>
   Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (failures - 1));
