@@ -2,10 +2,7 @@
 // one when it is taken —, data folder, Whisper threads), serving the packaged dashboard, and mints the owner's
 // sign-in link for the window.
 import { join } from 'node:path';
-import { createServer } from '../server/app.js';
-import { parseConfig } from '../server/config.js';
-import { settingsFile } from '../server/domains/settings/settings-store.js';
-import { builtDashboard } from '../server/surfaces/home/dashboard-files.js';
+import { createDesktopServer } from '../server/app.js';
 import { choosePort } from './port.js';
 import type { SecretBox } from './secrets.js';
 
@@ -21,20 +18,16 @@ export type ServerHostOptions = {
 };
 
 export async function startServerHost({ userData, appPath, whisperWorker, secretBox }: ServerHostOptions) {
-  const settings = settingsFile(join(userData, 'settings.json'));
-  const saved = await settings.read();
-  const config = parseConfig({
-    dataDir: saved.dataDir ?? userData,
-    port: await choosePort(saved.port),
-    whisperThreads: saved.whisperThreads,
-    whisperDevice: saved.whisperDevice,
+  // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.
+  const { server, savedPort } = await createDesktopServer({
+    settingsPath: join(userData, 'settings.json'),
+    defaultDataDir: userData,
+    dashboardDir: join(appPath, 'dist/renderer'),
+    choosePort,
     whisperWorker,
-  });
-  const server = await createServer(config, console.log, {
     secretBox,
-    // The packaged app serves the dashboard built into it; the settings screen writes the shell's file.
-    host: { dashboard: builtDashboard(join(appPath, 'dist/renderer')), instanceSettings: settings },
   });
+  const { config } = server;
   const { url } = await server.listen();
   const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
     announce: false,
@@ -42,7 +35,7 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
   return {
     url,
     signInUrl,
-    preferredPort: saved.port,
+    preferredPort: savedPort,
     dataDir: config.dataDir,
     ownerEmail: config.ownerEmail,
     /** A fresh one-time link (the tray's "Open Folio" after the window was closed). */

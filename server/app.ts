@@ -1,10 +1,11 @@
 // createServer(config): builds the store and every service once, mounts every capability's routes,
-// and returns a server that is not yet listening.
+// and returns a server that is not yet listening. createDesktopServer: the same, as the desktop shell runs it.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices } from './build-services.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
+import { settingsFile } from './domains/settings/settings-store.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { trustProxies } from './http/client-address.js';
 import { answerClientError } from './http/client-error.js';
@@ -22,6 +23,7 @@ import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
+import { builtDashboard } from './surfaces/home/dashboard-files.js';
 import { discoveryFor, removeDiscovery, writeDiscovery } from './surfaces/mcp/discovery.js';
 import { capabilities, namedRoutes } from './surfaces/route-table.js';
 import { APP_VERSION } from './version.js';
@@ -99,7 +101,8 @@ export async function createServer(
   app.use(hostGuard(hostPolicy));
   app.use(router);
   app.use(notFoundFallback());
-  const http = createHttpServer(app.callback());
+  // A request without Host is refused by the host guard with Folio's `{ error }` body, not by Node with an empty 400.
+  const http = createHttpServer({ requireHostHeader: false }, app.callback());
   // Agents call in tight loops with pauses between; an idle connection kept for a minute spares them reconnects and
   // keeps clients (which drop a socket a second or two before the advertised timeout) clear of the close race.
   http.keepAliveTimeout = 65_000;
@@ -142,6 +145,41 @@ export async function createServer(
     },
   };
   return server;
+}
+
+/** What the desktop shell knows: where its settings file and built dashboard lie, and how it picks a port. */
+export type DesktopServerOptions = {
+  /** The instance settings (port, data folder, Whisper) the settings screen edits. */
+  settingsPath: string;
+  /** The data folder when the settings name none. */
+  defaultDataDir: string;
+  /** The dashboard built into the app. */
+  dashboardDir: string;
+  /** The saved port when it is free, else another. */
+  choosePort: (saved: number) => Promise<number>;
+  whisperWorker?: string;
+  secretBox?: SecretBox;
+};
+
+/**
+ * The desktop app's server, from the shell's saved settings, serving the built dashboard and letting the settings
+ * screen write the shell's file; not yet listening. `savedPort` is the port the settings asked for.
+ */
+export async function createDesktopServer(options: DesktopServerOptions) {
+  const settings = settingsFile(options.settingsPath);
+  const saved = await settings.read();
+  const config = parseConfig({
+    dataDir: saved.dataDir ?? options.defaultDataDir,
+    port: await options.choosePort(saved.port),
+    whisperThreads: saved.whisperThreads,
+    whisperDevice: saved.whisperDevice,
+    whisperWorker: options.whisperWorker,
+  });
+  const server = await createServer(config, console.log, {
+    secretBox: options.secretBox,
+    host: { dashboard: builtDashboard(options.dashboardDir), instanceSettings: settings },
+  });
+  return { server, savedPort: saved.port };
 }
 
 /** Buckets in memory for one process; where the store shares them across nodes (hosted), there. */

@@ -4,7 +4,7 @@
 // never a name DNS could re-point. Checked on the raw header: Koa's ctx.host would trust X-Forwarded-Host.
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import { forbidden } from './errors.js';
+import { badRequest, forbidden } from './errors.js';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -35,6 +35,10 @@ export function checkHost(req: IncomingMessage, policy: HostPolicy): void {
   let hostHeaders = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     if (req.rawHeaders[i].toLowerCase() === 'host') hostHeaders++;
+  // HTTP/1.1 requires a Host (RFC 9112 §3.2); Node's own check would answer an empty 400, so app.ts turns it off
+  // and the request is refused here like any other. HTTP/1.0 may omit it, but is then refused as any unknown host.
+  if (hostHeaders === 0 && req.httpVersion !== '1.0')
+    throw badRequest('The Host header is missing: HTTP/1.1 requires it (send Host: 127.0.0.1:<port>)');
   if (hostHeaders !== 1 || !isAllowedHost(req.headers.host, policy))
     throw forbidden('Host not allowed: use http://127.0.0.1 or http://localhost');
   if (!req.url?.startsWith('/')) throw forbidden('Only origin-form request targets are accepted');

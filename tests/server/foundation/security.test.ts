@@ -101,10 +101,13 @@ describe('Host allow-list (DNS rebinding)', () => {
     expect(list.data.map((e) => e.email)).not.toContain('rebind@example.com');
   });
 
-  it('answers a missing Host over HTTP/1.1 with a 4xx, never a response from a route', async () => {
-    const res = await rawGet(port, '/health', []);
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
+  it('answers a missing Host over HTTP/1.1 with 400 {error} as JSON, never a response from a route', async () => {
+    for (const path of ['/health', '/api/v1/me', '/no-such-route']) {
+      const res = await rawGet(port, path, [`Authorization: Bearer ${key}`]);
+      expect(res.status, path).toBe(400);
+      expect(res.headers, path).toMatch(/^content-type: application\/json/im);
+      expect(JSON.parse(res.body), path).toEqual({ error: expect.stringMatching(/Host/) });
+    }
   });
 
   it.each(['127.0.0.1', 'localhost', '[::1]', 'LOCALHOST'])(
