@@ -1,5 +1,6 @@
 // The dashboard's only fetch: same-origin, with the session cookie and the chosen workspace, turning the
-// server's `{ error }` bodies into a typed ApiError (DESIGN §3 Errors).
+// server's `{ error }` bodies into a typed ApiError (docs/api.md, "Errors").
+import { filenameFromDisposition } from './download-filename';
 import { currentWorkspaceId } from './workspace-store';
 
 export type ApiIssue = { path: string; message: string };
@@ -91,10 +92,9 @@ export async function apiDownload(path: string, query?: RequestOptions['query'])
   });
   if (!response.ok)
     throw toApiError(response.status, await response.json().catch(() => undefined), response.statusText);
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? 'download';
+  const name = filenameFromDisposition(response.headers.get('content-disposition'));
   const url = URL.createObjectURL(await response.blob());
-  const link = Object.assign(document.createElement('a'), { href: url, download: decodeURIComponent(name) });
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
