@@ -1,6 +1,7 @@
 /**
  * One real server (tests/helpers/server.ts) and one Chromium per e2e file, the owner signed in through the
- * one-time link exactly as the desktop app does (DESIGN §2). Pages wait on what the app shows, never on time.
+ * one-time link exactly as the desktop app does (README.md, "The dashboard and the desktop app"). Pages wait on
+ * what the app shows, never on time.
  */
 import type { Browser, Page } from 'puppeteer-core';
 import type { ConfigInput } from '../../server/config.js';

@@ -51,7 +51,7 @@ function useRefresh(kind: PublicationKind) {
   return () => client.invalidateQueries({ queryKey: wsKey(kind) });
 }
 
-/** Session only (DESIGN §3 Visibility): an agent's key can publish but never expose. */
+/** Session only (docs/api.md, "Visibility, slugs, versions"): an agent's key can publish but never expose. */
 export function useSetVisibility(kind: PublicationKind) {
   const refresh = useRefresh(kind);
   return useMutation({

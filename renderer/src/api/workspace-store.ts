@@ -1,5 +1,5 @@
 // Which workspace the dashboard acts on: `null` is the personal one (no header), otherwise its id is sent as
-// X-Folio-Workspace (DESIGN §3 Workspace selection). Kept per browser in localStorage.
+// X-Folio-Workspace (docs/api.md, "Credentials and workspaces"). Kept per browser in localStorage.
 import { useSyncExternalStore } from 'react';
 
 const KEY = 'folio.workspace';

@@ -1,4 +1,4 @@
-/** The plain page for `/` without a session (DESIGN §3 Dashboard): how to sign in, nothing more. */
+/** The plain page for `/` without a session (README.md, "The dashboard and the desktop app"): how to sign in. */
 import escapeHtml from 'escape-html';
 
 export function signInPage(origin: string, notice?: string): string {

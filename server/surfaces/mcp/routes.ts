@@ -1,4 +1,4 @@
-/** /mcp (DESIGN §3 For agents): Streamable HTTP for MCP clients, API keys only. A session cookie gets 403. */
+/** /mcp (docs/agents.md, "MCP"): Streamable HTTP for MCP clients, API keys only. A session cookie gets 403. */
 import { defineRawRoute, type Method } from '../../http/define-route.js';
 
 const endpoint = (method: Method, summary: string) =>

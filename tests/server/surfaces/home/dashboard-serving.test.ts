@@ -1,5 +1,6 @@
-// DESIGN §3 Dashboard: the built dashboard at / for a session, the sign-in prompt without one, compressed
-// immutable assets, client routes falling back to the dashboard, API and serve routes keeping their paths.
+// README.md, "The dashboard and the desktop app": the built dashboard at / for a session, the sign-in prompt without
+// one, compressed immutable assets, client routes falling back to the dashboard, API and serve routes keeping their
+// paths.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';

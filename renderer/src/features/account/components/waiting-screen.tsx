@@ -2,7 +2,7 @@ import { Hourglass } from 'lucide-react';
 import { Button } from '../../../ui/button';
 import { useSignOut } from '../api/sign-out';
 
-/** Signed in but not approved (spec §5): nothing to do but wait for the owner's invitation. */
+/** Signed in but not approved (README.md, invite-only sign-in): nothing to do but wait for an invitation. */
 export function WaitingScreen({ email }: { email: string }) {
   const signOut = useSignOut();
   return (

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import type { WaitlistEntry } from '../../../api/types';
 
-/** An invited email's next sign-in is approved (spec §5). */
+/** An invited email's next sign-in is approved (README.md, invite-only sign-in). */
 export const invite = (email: string) =>
   api<WaitlistEntry>('/api/v1/waitlist/invite', { method: 'POST', body: { email }, noWorkspace: true });
 

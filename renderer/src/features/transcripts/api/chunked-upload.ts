@@ -1,5 +1,5 @@
-// Long recordings: the chunked upload (DESIGN §3), parts sent three at a time with progress, through the
-// session's own paths (keys use /api/v1/uploads/chunked, spec §5).
+// Long recordings: the chunked upload (docs/transcription.md, "Chunked upload"), parts sent three at a time with
+// progress, through the session's own paths (keys use /api/v1/uploads/chunked: docs/security.md).
 import { api } from '../../../api/client';
 import type { ChunkedUpload, CompletedUpload, Transcript } from '../../../api/types';
 import { sendWithProgress, type UploadProgress } from '../../../api/upload';

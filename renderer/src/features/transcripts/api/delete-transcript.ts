@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { wsKey } from '../../../api/workspace-store';
 
-/** Deletes the transcript and its audio asset (spec §2). */
+/** Deletes the transcript and its audio asset (`deleteTranscript` in server/domains/transcripts/routes.ts). */
 export const deleteTranscript = (id: string) =>
   api<void>(`/api/v1/transcripts/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
