@@ -2,11 +2,14 @@
  * Builds build/whisper/folio-whisper-worker and its ggml backend modules with CMake from
  * resources/whisper-worker/ and the whisper.cpp 1.9.1 source in nodejs-whisper (its install script never runs).
  * Usage: tsx scripts/build-whisper.ts [--force] [--cpu all|host]
- *   FOLIO_WHISPER_GPU=cuda|vulkan|metal|off|auto (default auto); FOLIO_WHISPER_CPU=all|host (default host).
+ *   FOLIO_WHISPER_GPU=auto|off or cuda, vulkan, metal joined by commas (default auto); FOLIO_WHISPER_CPU=all|host
+ *   (default host); FOLIO_WHISPER_OUT=<dir> installs there instead of build/whisper/ (a second build, e.g. Vulkan's
+ *   for tests/server/engines/whisper/vulkan.test.ts); FOLIO_WHISPER_ARCH=arm64|x64 on macOS.
  * A checkout's worker only ever runs on the machine that built it, so it builds one CPU module for this CPU (a few
  * minutes on 2 cores); `npm run dist` builds every x86-64 level (`--cpu all`, ~25 min on 2 idle cores: 15 modules),
  * so the packaged worker runs on any CPU.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWhisperTargets, type CpuVariants, parseGpu } from './lib/whisper-build.js';
 
@@ -25,6 +28,9 @@ const result = await buildWhisperTargets({
   force: process.argv.includes('--force'),
   gpu: parseGpu(process.env.FOLIO_WHISPER_GPU),
   cpu: cpuChoice(),
+  say: (line) => console.log(line),
+  arch: process.env.FOLIO_WHISPER_ARCH || undefined,
+  out: process.env.FOLIO_WHISPER_OUT ? resolve(process.env.FOLIO_WHISPER_OUT) : undefined,
 });
 if (result.status === 'no-toolchain') {
   console.log(
