@@ -1,9 +1,9 @@
 // Electron lifecycle only: single instance, the in-process server, the window, tray, notifications, quit.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { app, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
-import { unpackedEsbuildBinary } from './esbuild-binary.js';
+import { launchedAtLogin, loginItemSettings } from './login-item.js';
+import { isLocalUrl } from './navigation.js';
 import { createSecretBox } from './secrets.js';
 import { startServerHost } from './server-host.js';
 import { readShellSettings, type ShellSettings, writeShellSettings } from './settings.js';
@@ -34,8 +34,6 @@ async function start() {
     writeShellSettings(shellFile, settings).catch(logFailure(`saving ${shellFile}`));
   };
   process.env.FOLIO_APP_VERSION = app.getVersion();
-  if (app.isPackaged)
-    process.env.ESBUILD_BINARY_PATH ??= unpackedEsbuildBinary(createRequire(import.meta.url).resolve);
   const worker = process.platform === 'win32' ? 'folio-whisper-worker.exe' : 'folio-whisper-worker';
   const host = await startServerHost({
     userData,
@@ -43,9 +41,15 @@ async function start() {
     whisperWorker: app.isPackaged ? join(process.resourcesPath, 'whisper', worker) : undefined,
     secretBox: createSecretBox(safeStorage),
   });
-  ipcMain.handle(CHANNELS.revealDataFolder, () => shell.openPath(host.dataDir));
+  // only the dashboard's own pages may ask (Electron's checklist: validate every IPC message's sender)
+  ipcMain.handle(CHANNELS.revealDataFolder, (event) =>
+    isLocalUrl(event.senderFrame?.url ?? '', host.url) ? shell.openPath(host.dataDir) : 'refused',
+  );
 
-  let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }));
+  const hidden = launchedAtLogin(process.argv, app.getLoginItemSettings().wasOpenedAtLogin);
+  let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }), {
+    hidden,
+  });
   const show = async () => {
     if (window.isDestroyed())
       window = openMainWindow(host.url, await host.mintSignInLink(), settings.window, (state) =>
@@ -64,7 +68,7 @@ async function start() {
       open: () => void show().catch(logFailure('opening the window')),
       'toggle-start-at-login': () => {
         save({ startAtLogin: !settings.startAtLogin });
-        app.setLoginItemSettings({ openAtLogin: settings.startAtLogin, openAsHidden: true });
+        app.setLoginItemSettings(loginItemSettings(settings.startAtLogin));
       },
       quit: () => app.quit(),
     },

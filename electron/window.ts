@@ -11,6 +11,7 @@ export function openMainWindow(
   signInUrl: string,
   saved: WindowState,
   onState: (state: WindowState) => void,
+  { hidden = false }: { hidden?: boolean } = {},
 ): BrowserWindow {
   const bounds = restoreBounds(
     saved,
@@ -32,7 +33,7 @@ export function openMainWindow(
     },
   });
   if (saved.maximized) window.maximize();
-  window.once('ready-to-show', () => window.show());
+  if (!hidden) window.once('ready-to-show', () => window.show()); // hidden: a login launch, in the tray
   window.webContents.on('will-navigate', (event, url) => {
     if (!isLocalUrl(url, origin)) event.preventDefault();
   });

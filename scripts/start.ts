@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readCommandLine } from '../server/cli/command-line.js';
 import { startCommand } from '../server/cli/serve-command.js';
+import { buildServer } from './lib/build-server.js';
 import { bundleShell } from './lib/bundle-shell.js';
 import { buildDashboard } from './lib/dashboard-build.js';
 
@@ -36,6 +37,8 @@ async function start(): Promise<void> {
   if (dashboard.status === 'built') console.log(`dashboard: built in ${(dashboard.ms / 1000).toFixed(1)} s`);
   const electron = electronBinary();
   if (electron) {
+    // the shell runs the server bundled, from what build:server makes (server/engines/prebuilt.ts)
+    await buildServer(root);
     await bundleShell(root);
     process.exitCode = await run(electron, ['dist/electron/main.js']);
   } else {

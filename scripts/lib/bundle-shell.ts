@@ -4,7 +4,8 @@
  * the render processes' entry); in one bundle every module would share the bundle's URL, so each server module's
  * `import.meta.url` is rewritten to the URL of its source file, relative to the bundle, keeping the
  * repository's layout (the packaged app holds server/ inside its asar). The shell's own modules keep the
- * bundle's URL: what they locate (the preload) is bundled beside main.js.
+ * bundle's URL: what they locate (the preload) is bundled beside main.js. A bundle runs what `npm run build:server`
+ * made (dist/server/: the render processes' entry, browser scripts), never TypeScript.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
@@ -29,6 +30,8 @@ const common = {
   platform: 'node' as const,
   packages: 'external' as const,
   logLevel: 'warning' as const,
+  // a bundle runs from npm run build:server's output: no TypeScript at run time (server/engines/prebuilt.ts)
+  define: { FOLIO_PREBUILT: 'true' },
 };
 
 /** One ESM bundle of `entry` whose modules keep their own `import.meta.url`. */

@@ -1,9 +1,22 @@
 /**
- * One self-contained, minified browser script from a TypeScript entry, bundled in memory with esbuild (chart
- * pages' runtime, MCP views). esbuild is loaded on first use, not at start-up: a desktop that never serves a chart
- * page does not pay for it, and the packaged shell has pointed esbuild at its unpacked binary by then
- * (electron/esbuild-binary.ts).
+ * The browser scripts Folio serves (chart pages' runtime, MCP views): self-contained and minified. Built, they are
+ * files made once by `npm run build:server` with their SHA-256 (engines/prebuilt.ts); from the sources they are
+ * bundled in memory with esbuild on first use (a development dependency, loaded only then).
  */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { type BrowserScript, prebuilt, prebuiltBrowserScript } from './prebuilt.js';
+
+export type { BrowserScript } from './prebuilt.js';
+
+/** The script `name` (as scripts/lib/build-server.ts lists it), whose TypeScript entry is `entry`. */
+export async function browserScript(name: string, entry: URL): Promise<BrowserScript> {
+  if (prebuilt) return prebuiltBrowserScript(name);
+  const code = Buffer.from(await bundleForBrowser(fileURLToPath(entry)));
+  return { code, sha256: createHash('sha256').update(code).digest('hex') };
+}
+
+/** One self-contained, minified browser script from a TypeScript entry, bundled in memory with esbuild. */
 export async function bundleForBrowser(entry: string): Promise<Uint8Array> {
   const { build } = await import('esbuild');
   const result = await build({

@@ -1,9 +1,9 @@
 // The packaged main process is one esbuild bundle, and the packaged app holds only what build/electron-builder.json
 // names. This stages that layout: the files electron-builder's own matcher selects (its default exclusions
-// included) and node_modules beside them, as electron-builder adds the production dependencies. It bundles the
-// server host (everything main.ts runs but Electron) into it and runs it there. What the server finds beside its
-// own source at run time must be in the package: package.json, the dashboard, the render processes' entry and
-// task modules, and the sources it bundles for browsers.
+// included), node_modules beside them with the production dependencies only (no tsx, no esbuild), and the worker
+// where the app's extra resources put it. It bundles the server host (everything main.ts runs but Electron) into it
+// and runs it there, then runs the release's packaged-app check (scripts/check-package.ts) on the same files. What
+// the server needs at run time must be in the package, built: no TypeScript ships (server/engines/prebuilt.ts).
 import type { Stats } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { excludedExts, excludedNames, FileMatcher } from 'app-builder-lib/out/fileMatcher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerHost } from '../../electron/server-host.js';
+import { checkPackagedServer } from '../../scripts/check-package.js';
+import { buildServer } from '../../scripts/lib/build-server.js';
 import { bundleModule } from '../../scripts/lib/bundle-shell.js';
+import { defaultWorkerPath } from '../../server/engines/whisper/whisper-engine.js';
 import { ensureDashboard } from '../e2e/ensure-dashboard.js';
+import { engineBuilt } from '../helpers/transcription.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = JSON.parse(await readFile(join(root, 'build/electron-builder.json'), 'utf8'));
+const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+/** Development dependencies, and what only they bring: a package never holds them. */
+const DEV_ONLY = new Set([...Object.keys(manifest.devDependencies), '@esbuild', '.bin']);
 let stage: string;
 /** What electron-builder would put in the app, found once. */
 let packaged: string[];
@@ -52,15 +59,38 @@ async function packagedFiles(): Promise<string[]> {
   return files;
 }
 
+/** node_modules as a package holds it: every installed package but the development dependencies, linked. */
+async function productionModules(to: string): Promise<void> {
+  const from = join(root, 'node_modules');
+  await mkdir(to);
+  for (const name of await readdir(from)) {
+    if (DEV_ONLY.has(name)) continue;
+    if (!name.startsWith('@')) {
+      await symlink(join(from, name), join(to, name), 'dir');
+      continue;
+    }
+    await mkdir(join(to, name));
+    for (const inScope of await readdir(join(from, name)))
+      if (!DEV_ONLY.has(`${name}/${inScope}`))
+        await symlink(join(from, name, inScope), join(to, name, inScope), 'dir');
+  }
+}
+
 beforeAll(async () => {
   await ensureDashboard();
+  await buildServer(root);
   stage = await mkdtemp(join(tmpdir(), 'folio-packaged-'));
   packaged = await packagedFiles();
   for (const file of packaged) {
     await mkdir(dirname(join(stage, file)), { recursive: true });
     await copyFile(join(root, file), join(stage, file));
   }
-  await symlink(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  await productionModules(join(stage, 'node_modules'));
+  // the worker as electron-builder's extraResources place it, outside the app
+  await mkdir(join(stage, 'resources/whisper'), { recursive: true });
+  for (const name of await readdir(dirname(defaultWorkerPath)))
+    if (name === 'folio-whisper-worker' || /^libggml.*\.so/.test(name))
+      await copyFile(join(dirname(defaultWorkerPath), name), join(stage, 'resources/whisper', name));
   // bundled two folders below the root, as bundleShell writes dist/electron/main.js, so each module's
   // import.meta.url points where its source lies in the package; then moved into the package
   bundleDir = await mkdtemp(join(root, 'dist', 'bundle-test-'));
@@ -123,24 +153,26 @@ describe('the bundled main process, in the packaged layout', () => {
     expect(preloadScript()).toBe(join(stage, 'dist/electron/preload.cjs')); // bundleShell writes it there
   });
 
-  it('holds every file a server module locates beside its own source', async () => {
-    const located: string[] = [];
-    const sources = packaged.filter((f) => f.startsWith('server/') && /\.(ts|mjs)$/.test(f));
-    for (const file of sources)
-      for (const [, target] of (await readFile(join(root, file), 'utf8')).matchAll(
-        /new URL\('([^']+)', import\.meta\.url\)/g,
-      ))
-        located.push(relative(root, join(root, dirname(file), target)));
-    // the whisper worker ships as an extra resource, outside the app, and is handed to the server by path
-    const inApp = located.filter((path) => !path.startsWith('build/whisper/'));
-    expect(inApp).toEqual(expect.arrayContaining(['server/engines/render/render-worker.mjs']));
-    for (const path of inApp)
-      await expect(
-        lstat(join(stage, path)).then(
-          () => true,
-          () => false,
-        ),
-        path,
-      ).resolves.toBe(true);
+  it('holds the built server and no TypeScript, tsx or esbuild', async () => {
+    expect(packaged.filter((file) => /\.(ts|tsx|mts)$/.test(file))).toEqual([]);
+    const built = JSON.parse(await readFile(join(stage, 'dist/server/browser/manifest.json'), 'utf8'));
+    expect(Object.keys(built).sort()).toEqual(['chart-runtime', 'mcp-view']);
+    for (const file of ['main.js', 'render-worker.mjs', 'duration-worker.mjs'])
+      expect(packaged, file).toContain(`dist/server/${file}`);
+    for (const devOnly of ['tsx', 'esbuild', 'vitest'])
+      await expect(lstat(join(stage, 'node_modules', devOnly)), devOnly).rejects.toThrow();
   });
+
+  it.skipIf(!engineBuilt)(
+    'answers an agent from the package alone: a transcription, a chart page, a list',
+    async () => {
+      const seen = await checkPackagedServer({
+        runtime: process.execPath,
+        main: join(stage, 'dist/server/main.js'),
+        worker: join(stage, 'resources/whisper/folio-whisper-worker'),
+      });
+      expect(seen).toHaveLength(3);
+    },
+    120_000,
+  );
 });

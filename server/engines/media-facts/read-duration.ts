@@ -5,11 +5,14 @@
  * (docs/security.md "What one upload may cost").
  */
 import { Tinypool } from 'tinypool';
+import { prebuilt, prebuiltFile } from '../prebuilt.js';
 
 /** How long one read may take: headers read in milliseconds, and a VBR MP3 scan of a large file in a few seconds. */
 export const DEFAULT_DURATION_DEADLINE_MS = 3_000;
 
-const WORKER = new URL('./duration-worker.mjs', import.meta.url).href;
+const WORKER = (
+  prebuilt ? prebuiltFile('duration-worker.mjs') : new URL('./duration-worker.mjs', import.meta.url)
+).href;
 
 let pool: Tinypool | undefined;
 

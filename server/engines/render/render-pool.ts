@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Tinypool } from 'tinypool';
 import { HttpError, serviceUnavailable, unprocessable } from '../../http/errors.js';
+import { prebuilt, prebuiltFile } from '../prebuilt.js';
 import { assertDocumentDepth } from './document-depth.js';
 
 export type RenderPoolOptions = {
@@ -28,7 +29,10 @@ type TaskAnswer = {
   crash?: { message: string; stack?: string };
 };
 
-const WORKER = new URL('./render-worker.mjs', import.meta.url).href;
+// built, the entry has every task compiled in (server/render-entry.ts); from the sources it loads them through tsx
+const WORKER = prebuilt
+  ? prebuiltFile('render-worker.mjs').href
+  : new URL('./render-worker.mjs', import.meta.url).href;
 
 export function createRenderPool(options: RenderPoolOptions) {
   const taskTimeoutMs = options.taskTimeoutMs ?? 20_000;

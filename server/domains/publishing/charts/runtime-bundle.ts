@@ -1,11 +1,9 @@
 /**
- * The /c/:slug page's script, bundled once per process with esbuild (vega, vega-interpreter, vega-tooltip)
- * and served from this server at /c/-/runtime.js?v=<hash> (immutable for that hash), so chart pages stay
- * cacheable and the page CSP allows exactly that URL.
+ * The /c/:slug page's script (vega, vega-interpreter, vega-tooltip): built once (engines/browser-bundle.ts) and
+ * served from this server at /c/-/runtime.js?v=<hash> (immutable for that hash), so chart pages stay cacheable and
+ * the page CSP allows exactly that URL.
  */
-import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { bundleForBrowser } from '../../../engines/browser-bundle.js';
+import { browserScript } from '../../../engines/browser-bundle.js';
 
 export type RuntimeBundle = { code: Buffer; hash: string };
 
@@ -20,10 +18,11 @@ export function chartRuntime(): Promise<RuntimeBundle> {
 }
 
 async function bundle(): Promise<RuntimeBundle> {
-  const code = Buffer.from(
-    await bundleForBrowser(fileURLToPath(new URL('./client/chart-runtime.ts', import.meta.url))),
+  const { code, sha256 } = await browserScript(
+    'chart-runtime',
+    new URL('./client/chart-runtime.ts', import.meta.url),
   );
-  return { code, hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
+  return { code, hash: sha256.slice(0, 16) };
 }
 
 export const RUNTIME_PATH = '/c/-/runtime.js';

@@ -2,9 +2,8 @@
 // published pages' CSP: nothing loads from anywhere, inline code runs only by hash, images only as data: URLs.
 // The host adds its own sandbox around it; the view never touches Folio's origin or cookie.
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import escapeHtml from 'escape-html';
-import { bundleForBrowser } from '../../../engines/browser-bundle.js';
+import { browserScript } from '../../../engines/browser-bundle.js';
 import type { AppView } from './app-views.js';
 
 const VIEW_CSS = `
@@ -45,10 +44,10 @@ export function viewCsp(script: string, style: string): string {
 
 let bundling: Promise<string> | undefined;
 
-/** The view script, bundled once per process (the ext-apps App class and view-app.ts). */
+/** The view script (the ext-apps App class and view-app.ts), built once (engines/browser-bundle.ts). */
 export function viewScript(): Promise<string> {
-  bundling ??= bundleForBrowser(fileURLToPath(new URL('./view-app.ts', import.meta.url)))
-    .then((code) => Buffer.from(code).toString('utf8'))
+  bundling ??= browserScript('mcp-view', new URL('./view-app.ts', import.meta.url))
+    .then(({ code }) => code.toString('utf8'))
     .catch((error) => {
       bundling = undefined;
       throw error;
