@@ -5,6 +5,7 @@
 
 #include "ggml-backend.h"
 
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -132,6 +133,36 @@ inline void describe_cpu(Device & d) {
             if (f == w) { d.simd = w; return; }
         }
     }
+}
+
+// A GPU module beside the worker that did not load (its libraries missing: CUDA's runtime without the add-on, no
+// Vulkan loader), and the loader's reason. Checked after ggml_backend_load_all_from_path, which loads silently.
+struct SkippedModule {
+    std::string module;
+    std::string reason;
+};
+
+inline bool module_registered(const std::filesystem::path & module) {
+    std::string kind = module.stem().string();
+    if (kind.rfind("lib", 0) == 0) kind = kind.substr(3);
+    kind = kind.substr(std::strlen("ggml-"));
+    for (size_t i = 0; i < ggml_backend_reg_count(); i++) {
+        std::string name = ggml_backend_reg_name(ggml_backend_reg_get(i));
+        for (auto & c : name) c = (char) std::tolower((unsigned char) c);
+        if (name == kind || (kind == "metal" && name == "mtl")) return true;
+    }
+    return false;
+}
+
+inline std::vector<SkippedModule> skipped_modules(const std::string & module_dir, std::string & load_errors) {
+    std::vector<SkippedModule> skipped;
+    for (const auto & module : gpu_module_files(module_dir)) {
+        if (module_registered(module)) continue;
+        load_errors.clear();
+        if (ggml_backend_load(module.string().c_str())) continue; // loads now after all: not skipped
+        skipped.push_back({module.filename().string(), load_errors.empty() ? "it did not load" : load_errors});
+    }
+    return skipped;
 }
 
 // Picks the device for a preference (auto | cpu | gpu) after ggml_backend_load_all_from_path(module_dir).

@@ -6,7 +6,8 @@
 //   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2}
 //   {"cmd":"cancel","id":"j1"}   {"cmd":"quit"}
 // stdout: one JSON object per line
-//   {"event":"loaded","device":{"kind":"gpu","backend":"CUDA","name":"NVIDIA ...",...},"fallback":null,...}
+//   {"event":"loaded","device":{"kind":"gpu","backend":"CUDA","name":"NVIDIA ...",...},"fallback":null,
+//    "skipped":[{"module":"libggml-cuda.so","reason":"... libcudart.so.12: cannot open shared object file ..."}],...}
 //   {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
 //   {"event":"done","id":..,"language":..,"duration":..} {"event":"error","id":..,"code":..,"message":..}
 //   {"event":"alive","id":..}: at most once a second while a job's computation advances (the parent's watchdog)
@@ -392,6 +393,10 @@ int main(int argc, char ** argv) {
         return 3;
     }
     folio::Device device = folio::choose_device(preference, modules, g_log_errors);
+    json skipped = json::array();
+    if (preference != "cpu")
+        for (const auto & s : folio::skipped_modules(modules, g_log_errors))
+            skipped.push_back({{"module", s.module}, {"reason", s.reason}});
     int gpu_devices = 0;
     for (size_t i = 0; i < ggml_backend_dev_count(); i++) gpu_devices += folio::is_gpu(ggml_backend_dev_get(i)) ? 1 : 0;
 
@@ -430,7 +435,8 @@ int main(int argc, char ** argv) {
           {"multilingual", whisper_is_multilingual(ctx) != 0}, {"dtw", g_dtw}, {"flashAttn", cparams.flash_attn},
           {"preference", preference}, {"device", device_json(device, threads)},
           {"fallback", device.fallback.empty() ? json(nullptr) : json(device.fallback)},
-          {"gpuDevices", gpu_devices}, {"version", whisper_version()}, {"system", whisper_print_system_info()}});
+          {"gpuDevices", gpu_devices}, {"skipped", skipped}, {"version", whisper_version()},
+          {"system", whisper_print_system_info()}});
 
     Queue q;
     std::thread reader(read_stdin, &q);

@@ -46,6 +46,11 @@ export const TranscriptionDevice = z.object({
     .enum(['auto', 'cpu', 'gpu'])
     .describe('The setting it was started with (settings whisperDevice)'),
   fallback: z.string().nullable().describe('Why the GPU is not used although it was asked for, else null'),
+  skipped: z
+    .array(z.object({ module: z.string(), reason: z.string() }))
+    .describe(
+      "GPU modules beside the worker that did not load and the loader's reason (a library of theirs missing, such as CUDA's runtime without its add-on); empty with a CPU preference, which opens none",
+    ),
 });
 
 export const ModelsOverview = z.object({

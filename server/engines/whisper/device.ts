@@ -1,7 +1,7 @@
 /** Where Whisper runs: the owner's preference, the device the worker reports, and the label people read. */
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { WorkerDevice } from './worker-protocol.js';
+import type { SkippedModule, WorkerDevice } from './worker-protocol.js';
 
 /** `auto` uses a GPU when one works, `gpu` asks for it (and says why not), `cpu` never uses one. */
 export type DevicePreference = 'auto' | 'cpu' | 'gpu';
@@ -13,6 +13,8 @@ export interface LoadedDevice {
   preference: DevicePreference;
   fallback: string | null;
   gpuDevices: number;
+  /** GPU modules that did not load (empty with a CPU preference, which opens none) */
+  skipped: SkippedModule[];
 }
 
 /** The device as `GET /api/v1/models` shows it. */
@@ -23,6 +25,7 @@ export interface TranscriptionDevice {
   label: string;
   preference: DevicePreference;
   fallback: string | null;
+  skipped: SkippedModule[];
 }
 
 /** "GPU: NVIDIA GeForce RTX 4070 (CUDA)", "CPU: 8 threads, AVX2". */
@@ -41,6 +44,7 @@ export function describeDevice(loaded: LoadedDevice): TranscriptionDevice {
     label: deviceLabel(device),
     preference: loaded.preference,
     fallback: loaded.fallback,
+    skipped: loaded.skipped,
   };
 }
 

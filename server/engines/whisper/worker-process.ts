@@ -122,6 +122,7 @@ export function createWorkerProcess(options: WorkerOptions) {
               preference: options.device ?? 'auto',
               fallback: gpuFailure ?? event.fallback ?? null,
               gpuDevices: event.gpuDevices ?? 0,
+              skipped: event.skipped ?? [],
             };
           resolve();
         } else if (!loaded && event.event === 'error') {

@@ -23,6 +23,11 @@ export interface WorkerDevice {
   features: string[];
 }
 
+export interface SkippedModule {
+  module: string;
+  reason: string;
+}
+
 export interface WorkerEvent {
   event: 'loaded' | 'progress' | 'segment' | 'done' | 'error' | 'alive' | 'fatal';
   id?: string;
@@ -33,6 +38,8 @@ export interface WorkerEvent {
   fallback?: string | null;
   /** GPU devices the loaded backend modules found */
   gpuDevices?: number;
+  /** GPU modules beside the worker that did not load, and the loader's reason (a library of theirs missing) */
+  skipped?: SkippedModule[];
   percent?: number;
   language?: string;
   code?: string;

@@ -67,6 +67,10 @@ describe.skipIf(!cpuOnly)('the device the whisper worker runs on', () => {
       expect(loaded?.device.kind).toBe('cpu');
       expect(loaded?.preference).toBe('auto');
       expect(loaded?.fallback).toMatch(/libggml-vulkan\.so did not load/);
+      // and the module is named as skipped, with the loader's reason (what GET /api/v1/models and Models show)
+      expect(loaded?.skipped).toEqual([
+        { module: 'libggml-vulkan.so', reason: expect.stringMatching(/libggml-vulkan\.so/) },
+      ]);
     } finally {
       await engine.close();
       fx.cleanup();
@@ -79,7 +83,12 @@ describe.skipIf(!cpuOnly)('the device the whisper worker runs on', () => {
     const engine = createWhisperEngine({ modelPath: fx.model, threads: 1, tmpDir: fx.dir, device: 'cpu' });
     try {
       await engine.ready();
-      expect(engine.device()).toMatchObject({ preference: 'cpu', fallback: null, device: { kind: 'cpu' } });
+      expect(engine.device()).toMatchObject({
+        preference: 'cpu',
+        fallback: null,
+        skipped: [],
+        device: { kind: 'cpu' },
+      });
     } finally {
       await engine.close();
       fx.cleanup();
@@ -107,6 +116,7 @@ describe.skipIf(!cpuOnly)('the device the whisper worker runs on', () => {
         preference: 'gpu',
       });
       expect(after.device.fallback).toMatch(/GPU backend/);
+      expect(after.device.skipped).toEqual([]); // no GPU module beside this worker
       expect(after.gpuAvailable).toBe(false);
     } finally {
       await srv.close();

@@ -1,4 +1,4 @@
-import { Cpu, Gpu, Settings2, TriangleAlert } from 'lucide-react';
+import { Cpu, Gpu, PackageX, Settings2, TriangleAlert } from 'lucide-react';
 import type { ModelsWithDevice, TranscriptionDevice } from '../../../api/transcription-device';
 import { ButtonLink } from '../../../ui/button';
 
@@ -33,6 +33,30 @@ export function DeviceStatus({ overview }: { overview: ModelsWithDevice }) {
           </span>
         </div>
       )}
+      {device.skipped.length > 0 && <SkippedModules skipped={device.skipped} />}
+    </div>
+  );
+}
+
+/** GPU modules shipped beside the worker that did not load (CUDA without its add-on's libraries, no Vulkan loader). */
+function SkippedModules({ skipped }: { skipped: TranscriptionDevice['skipped'] }) {
+  return (
+    <div className="callout" role="status" data-testid="skipped-modules">
+      <PackageX size={16} />
+      <div className="skipped-modules">
+        <strong>
+          {skipped.length === 1
+            ? 'A GPU module was not loaded.'
+            : `${skipped.length} GPU modules were not loaded.`}
+        </strong>
+        <ul>
+          {skipped.map(({ module, reason }) => (
+            <li key={module}>
+              <code>{module}</code>: {asSentence(reason)}
+            </li>
+          ))}
+        </ul>
+      </div>
     </div>
   );
 }
