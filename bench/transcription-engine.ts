@@ -128,6 +128,9 @@ async function compare(
     wallS: [],
     segments: [],
   };
+  // one job of each before timing: a GPU driver compiles its kernels (CUDA's PTX, Vulkan's pipelines) on first use
+  await timeJob(engine, wav);
+  await runCli(cli, model, wav);
   const mainLoads: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const job = await timeJob(engine, wav);

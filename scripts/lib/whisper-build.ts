@@ -211,10 +211,13 @@ function run(cmd: string, args: string[], log: string, onLine?: (line: string) =
 export function progressReporter(say: (line: string) => void, now = Date.now) {
   let lastQuarter = 0;
   let lastAt = 0;
+  let lastTotal = 0;
   return (line: string) => {
     const step = /^\[(\d+)\/(\d+)\]/.exec(line);
     if (!step) return;
     const [done, total] = [Number(step[1]), Number(step[2])];
+    if (total < 10) return; // a sub-build's few steps (the Vulkan shader generator's): not the build's progress
+    if (total !== lastTotal) [lastTotal, lastQuarter] = [total, 0];
     const quarter = Math.floor((done / total) * 4);
     if (quarter <= lastQuarter || (quarter < 4 && now() - lastAt < 3_000)) return;
     lastQuarter = quarter;
