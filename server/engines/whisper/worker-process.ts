@@ -122,7 +122,11 @@ export function createWorkerProcess(options: WorkerOptions) {
               preference: options.device ?? 'auto',
               fallback: gpuFailure ?? event.fallback ?? null,
               gpuDevices: event.gpuDevices ?? 0,
-              skipped: event.skipped ?? [],
+              skipped: (event.skipped ?? []).map(({ module, reason }) => ({
+                module,
+                // ggml's prefix repeats the module's path: the library it lacks is the reason
+                reason: reason.replace(/^load_backend: failed to load [^:]+: /, ''),
+              })),
             };
           resolve();
         } else if (!loaded && event.event === 'error') {

@@ -52,7 +52,9 @@ function SkippedModules({ skipped }: { skipped: TranscriptionDevice['skipped'] }
         <ul>
           {skipped.map(({ module, reason }) => (
             <li key={module}>
-              <code>{module}</code>: {asSentence(reason)}
+              <code>{module}</code>: {withPeriod(reason)}
+              {/cudart|cublas/i.test(reason) &&
+                ' It needs the CUDA add-on, which Folio’s releases offer beside the installer.'}
             </li>
           ))}
         </ul>
@@ -88,6 +90,12 @@ function describeChoice(device: TranscriptionDevice, gpuAvailable: boolean | und
     device.preference === 'auto' ? 'Chosen automatically.' : `Set to ${device.preference.toUpperCase()}.`;
   if (gpuAvailable === false) return `${chosen} No GPU backend was found on this computer.`;
   return chosen;
+}
+
+/** A reason after a colon keeps its first letter (it often starts with a library's name) and ends with a period. */
+function withPeriod(reason: string): string {
+  const text = reason.trim();
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** The worker's reason (a lower-case clause) as a sentence of its own after the heading. */
