@@ -21,6 +21,7 @@ import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wavHeader } from '../server/domains/realtime/wav.js';
 import { type ChildServer, spawnServer } from '../tests/helpers/child-server.js';
 
 const argOf = (name: string) => {
@@ -51,18 +52,7 @@ const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest
 /** A PCM WAV (16 kHz mono 16-bit) of `size` bytes with random samples: what a chunked upload of audio sends. */
 function wav(size: number): Buffer<ArrayBuffer> {
   const b = randomFillSync(Buffer.alloc(size));
-  b.write('RIFF', 0);
-  b.writeUInt32LE(size - 8, 4);
-  b.write('WAVEfmt ', 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(16000, 24);
-  b.writeUInt32LE(32000, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(size - 44, 40);
+  wavHeader(size - 44, 16_000).copy(b);
   return b;
 }
 

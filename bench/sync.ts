@@ -21,6 +21,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wavHeader } from '../server/domains/realtime/wav.js';
 import { startChildTestServer } from '../tests/helpers/child-test-server.js';
 import { type LinkOptions, startLink } from './lib/link.js';
 
@@ -290,19 +291,7 @@ async function publishDiagrams(url: string, key: string, count: number) {
 /** A 16-bit mono 16 kHz WAV of `bytes` bytes of noise, written in 8 MiB pieces. */
 async function writeWav(path: string, bytes: number): Promise<number> {
   const data = bytes - 44;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16_000, 24);
-  header.writeUInt32LE(32_000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data, 40);
+  const header = wavHeader(data, 16_000);
   const file = await open(path, 'w');
   await file.write(header);
   for (let left = data; left > 0; left -= 8 << 20) await file.write(randomBytes(Math.min(left, 8 << 20)));

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { generateModel } from './lib/ggml-model.js';
+import { toneWav } from './lib/wav.js';
 
 export type PackagedServer = {
   /** The program that runs JavaScript: node, or the app's Electron binary (ELECTRON_RUN_AS_NODE is set). */
@@ -53,7 +54,7 @@ export async function checkPackagedServer({ runtime, main, worker }: PackagedSer
     const key = { authorization: `Bearer ${created.secret}` };
 
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(tone(4))], { type: 'audio/wav' }), 'tone.wav');
+    form.append('file', new Blob([new Uint8Array(toneWav(4))], { type: 'audio/wav' }), 'tone.wav');
     const transcript = await call(url, '/api/v1/transcribe', key, { method: 'POST', body: form });
     if (transcript.status !== 'completed' || !Array.isArray(transcript.segments))
       throw new Error(`the transcript did not complete: ${JSON.stringify(transcript).slice(0, 300)}`);
@@ -137,27 +138,6 @@ async function call(
   if (!res.ok)
     throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}: ${JSON.stringify(body)}`);
   return body;
-}
-
-/** `seconds` of a 440 Hz tone as 16 kHz mono 16-bit WAV. */
-function tone(seconds: number): Buffer {
-  const samples = 16_000 * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(16_000, 24);
-  wav.writeUInt32LE(32_000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++)
-    wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 16_000) * 8000), 44 + i * 2);
-  return wav;
 }
 
 /** Where an unpacked app keeps its runtime, its asar and its worker, per platform (electron-builder's layouts). */

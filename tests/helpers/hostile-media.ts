@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { wavHeader } from '../../server/domains/realtime/wav.js';
 
 // ---------- Matroska, written element by element (EBML) ----------
 
@@ -81,25 +82,10 @@ function ffmpeg(args: string[]): void {
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
 }
 
-/** A WAV whose header claims `days` of 48 kHz stereo audio, holding one second of it. */
+/** A WAV whose header claims `days` of 48 kHz stereo audio (as far as 32 bits can say), holding one second of it. */
 export function wavClaiming(days: number): Buffer {
-  const seconds = 1;
-  const data = Buffer.alloc(48_000 * 4 * seconds);
-  const header = Buffer.alloc(44);
-  const claimed = Math.min(0xffffffff - 36, days * 86_400 * 48_000 * 4);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(claimed + 36, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(48_000, 24);
-  header.writeUInt32LE(48_000 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(claimed, 40);
-  return Buffer.concat([header, data]);
+  const header = wavHeader(Math.min(0xffffffff - 36, days * 86_400 * 48_000 * 4), 48_000, 2);
+  return Buffer.concat([header, Buffer.alloc(48_000 * 4)]);
 }
 
 /** `hours` of silence in a few kilobytes of FLAC: a decompression bomb for anything that decodes it whole. */

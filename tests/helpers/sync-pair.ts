@@ -2,6 +2,7 @@
 // test run uses: files, or PostgreSQL + S3 with FOLIO_TEST_BACKEND=hosted), both on ephemeral ports, the desktop's
 // workspace set up to sync with a key of the hosted one.
 import type { ConfigInput } from '../../server/config.js';
+import { syncSettings } from '../../server/domains/sync/collections.js';
 import type { ServiceName } from '../../server/http/viewer.js';
 import { SERVICE_NAMES } from '../../server/http/viewer.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -88,4 +89,18 @@ export async function syncedRecords(srv: TestServer, workspaceId: string): Promi
       if (adapter.ready(row))
         out.set(`${adapter.kind}:${row.id}`, sync.kinds.hash(adapter.kind, adapter.payload(row)));
   return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Opts a workspace into background sync towards `remoteUrl` (an address nothing answers, by default), every 5 min. */
+export async function optIntoSync(srv: TestServer, workspaceId: string, remoteUrl = 'http://127.0.0.1:9') {
+  await srv.services.store.collection(syncSettings, workspaceId).insert({
+    id: 'sync',
+    enabled: true,
+    remoteUrl,
+    keyPrefix: 'fk_x',
+    intervalMinutes: 5,
+    localSince: 0,
+    remoteSince: 0,
+    updatedAt: '',
+  });
 }

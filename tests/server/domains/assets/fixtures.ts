@@ -1,6 +1,7 @@
 /** Real files for the assets tests, generated on the fly: images with sharp, WAV audio, raw multipart bodies. */
 import { request } from 'node:http';
 import sharp from 'sharp';
+import { toneWav } from '../../../../scripts/lib/wav.js';
 
 export const png = (width = 64, height = 48) =>
   sharp({ create: { width, height, channels: 3, background: '#3a7' } })
@@ -13,26 +14,7 @@ export const jpeg = (width = 800, height = 600) =>
     .toBuffer();
 
 /** Mono 16-bit PCM WAV with a sine tone: playable by Chromium, parsable by music-metadata. */
-export function wav(seconds: number, sampleRate = 22050): Buffer {
-  const samples = Math.round(seconds * sampleRate);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++)
-    data.writeInt16LE(Math.round(Math.sin((i / sampleRate) * 2 * Math.PI * 440) * 8000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+export const wav = (seconds: number, sampleRate = 22050): Buffer => toneWav(seconds, sampleRate);
 
 export interface Part {
   name: string;

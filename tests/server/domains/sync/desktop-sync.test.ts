@@ -1,7 +1,6 @@
 // The desktop's sync screen over HTTP (what the dashboard calls), the key vault and the background schedule.
 import { readFile, stat } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../../../server/config.js';
@@ -11,7 +10,8 @@ import { BACKOFF_MAX_MS, createScheduler } from '../../../../server/domains/sync
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';
 import type { Store } from '../../../../server/store/types.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { type Json, ON_FILES, upload } from '../../../helpers/sync-pair.js';
+import { standInProxy } from '../../../helpers/stand-in-proxy.js';
+import { type Json, ON_FILES, optIntoSync, upload } from '../../../helpers/sync-pair.js';
 
 const open: TestServer[] = [];
 const fakes: Server[] = [];
@@ -25,25 +25,15 @@ afterEach(async () => {
  * that path (a proxy's error page, another program on the port, a version that answers otherwise).
  */
 async function standIn(target: string, answer: (path: string) => { type: string; body: string } | undefined) {
-  const fake = createServer((req, res) => {
+  const { url, server } = await standInProxy(target, (req, res) => {
     const own = answer(req.url ?? '/');
-    if (own) {
-      res.writeHead(200, { 'content-type': own.type });
-      return res.end(own.body);
-    }
-    const upstream = request(
-      `${target}${req.url}`,
-      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
-      (back) => {
-        res.writeHead(back.statusCode ?? 502, back.headers);
-        back.pipe(res);
-      },
-    );
-    req.pipe(upstream);
+    if (!own) return false;
+    res.writeHead(200, { 'content-type': own.type });
+    res.end(own.body);
+    return true;
   });
-  fakes.push(fake);
-  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  fakes.push(server);
+  return url;
 }
 async function server(config: Partial<ConfigInput> = {}) {
   const srv = await startTestServer(config);
@@ -268,16 +258,7 @@ describe('background schedule', () => {
   it('runs opted-in workspaces when due, backs off while the hosted side is unreachable, and resets after a success', async () => {
     const srv = await server();
     const { workspaceId } = await srv.createKeyDetails({ services: [] });
-    await srv.services.store.collection(syncSettings, workspaceId).insert({
-      id: 'sync',
-      enabled: true,
-      remoteUrl: 'http://127.0.0.1:9',
-      keyPrefix: 'fk_x',
-      intervalMinutes: 5,
-      localSince: 0,
-      remoteSince: 0,
-      updatedAt: '',
-    });
+    await optIntoSync(srv, workspaceId);
     let now = 1_000_000;
     let offline = true;
     const runs: number[] = [];

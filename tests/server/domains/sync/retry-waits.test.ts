@@ -1,14 +1,14 @@
 // A run waiting to retry (a hosted Folio answering 503 with a long Retry-After) ends at once when it is stopped or
 // the app closes, and retries are jittered so desktops that failed together do not come back together.
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunSummary, syncSettings } from '../../../../server/domains/sync/collections.js';
+import type { RunSummary } from '../../../../server/domains/sync/collections.js';
 import { retryDelayMs, withJitter } from '../../../../server/domains/sync/desktop/retry-delay.js';
 import { backoffMs, createScheduler } from '../../../../server/domains/sync/desktop/scheduler.js';
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { ON_FILES } from '../../../helpers/sync-pair.js';
+import { standInProxy } from '../../../helpers/stand-in-proxy.js';
+import { ON_FILES, optIntoSync } from '../../../helpers/sync-pair.js';
 
 const open: TestServer[] = [];
 const fakes: Server[] = [];
@@ -20,25 +20,15 @@ afterEach(async () => {
 /** The hosted server behind a switch: passed through, or 503 with `Retry-After: 60` once `down` is set. */
 async function gateway(target: string) {
   const state = { down: false, refused: 0 };
-  const fake = createServer((req, res) => {
-    if (state.down) {
-      state.refused++;
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
-      return res.end(JSON.stringify({ error: 'Restarting' }));
-    }
-    const upstream = request(
-      `${target}${req.url}`,
-      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
-      (back) => {
-        res.writeHead(back.statusCode ?? 502, back.headers);
-        back.pipe(res);
-      },
-    );
-    req.pipe(upstream);
+  const { url, server } = await standInProxy(target, (_req, res) => {
+    if (!state.down) return false;
+    state.refused++;
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
+    res.end(JSON.stringify({ error: 'Restarting' }));
+    return true;
   });
-  fakes.push(fake);
-  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, state };
+  fakes.push(server);
+  return { url, state };
 }
 
 /** A desktop set up to sync through the gateway, and a run started while the hosted side answers 503. */
@@ -116,16 +106,7 @@ describe('retry waits are jittered', () => {
     const srv = await startTestServer();
     open.push(srv);
     const { workspaceId } = await srv.createKeyDetails({ services: [] });
-    await srv.services.store.collection(syncSettings, workspaceId).insert({
-      id: 'sync',
-      enabled: true,
-      remoteUrl: 'http://127.0.0.1:9',
-      keyPrefix: 'fk_x',
-      intervalMinutes: 5,
-      localSince: 0,
-      remoteSince: 0,
-      updatedAt: '',
-    });
+    await optIntoSync(srv, workspaceId);
     const waitsOfOneDesktop = async () => {
       let now = 1_000_000;
       const scheduler = createScheduler({
