@@ -33,7 +33,10 @@ export function createSettledWaiters({ store, pollMs }: { store: Store; pollMs?:
         const row = await transcripts(workspaceId).get(id);
         if (!row && last) return { transcript: { ...last, status: 'failed', error: 'deleted' } };
         if (!row) throw new Error(`transcript ${id} is gone`);
-        if (row.status === 'completed' || row.status === 'failed') return { transcript: row };
+        // settled meanwhile by this node, whose wake carries the cause (the status of what failed it), so a job that
+        // fails before this read is answered as the failure asks (503 for no model), not as a bare row (422)
+        if (row.status === 'completed' || row.status === 'failed')
+          return (await Promise.race([waiting, Promise.resolve(undefined)])) ?? { transcript: row };
         if (!pollMs) return await waiting;
         last = row;
         const woken = await Promise.race([waiting, delay(Math.min(pollMs, 250))]);
