@@ -43,8 +43,12 @@ export function spawnServer(
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // npx in a group of its own: npm 11 does not pass a signal on to the tsx it runs, so a kill goes to the group
+    detached: viaNpx,
     ...user,
   });
+  const signal = (sig: NodeJS.Signals) =>
+    viaNpx && proc.pid ? process.kill(-proc.pid, sig) : proc.kill(sig);
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -54,7 +58,7 @@ export function spawnServer(
     );
     const fail = (error: Error) => {
       clearTimeout(timer);
-      proc.kill('SIGKILL');
+      if (proc.exitCode === null && proc.signalCode === null) signal('SIGKILL');
       reject(error);
     };
     const onLine = (line: string) => {
@@ -69,8 +73,8 @@ export function spawnServer(
           ownerLink: link.slice('Owner sign-in: '.length),
           lines,
           exited,
-          kill: (signal = 'SIGKILL') => {
-            if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+          kill: (sig = 'SIGKILL') => {
+            if (proc.exitCode === null && proc.signalCode === null) signal(sig);
             return exited;
           },
         });
