@@ -42,7 +42,8 @@ export const stagedBlobs = defineCollection<StagedBlobRecord>({
 /**
  * Per synced record (`<kind>:<id>`): the remote version both sides last agreed on (`remoteSeq`, `remoteHash`) and
  * the local version that matched it (`localSeq`, `localHash`). A local hash that differs means a local edit to push;
- * `error` keeps an item that failed for the next run; `pending`, a push whose answer never came.
+ * `error` keeps an item that failed for the next run; `pending`, a push whose answer never came; `pulling`, a
+ * server version being written here whose agreement a killed run may never have recorded.
  */
 export type SyncStateRecord = {
   id: string;
@@ -56,6 +57,8 @@ export type SyncStateRecord = {
   errorAt?: string | null;
   /** A push sent and not yet answered (the run may have died): the next run asks whether the server applied it. */
   pending?: { rev: number; sha256: string } | null;
+  /** The hash of a server version about to be written here: local content equal to it is that write, not an edit. */
+  pulling?: string | null;
 };
 export const syncState = defineCollection<SyncStateRecord>({
   name: 'sync-state',

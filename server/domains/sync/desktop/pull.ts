@@ -77,7 +77,9 @@ async function pullOne(
     });
     return undefined;
   }
-  const edited = state ? local.hash !== state.localHash : local.row !== undefined;
+  // Local content equal to the version a killed run was writing here is that write, not an edit.
+  const written = state?.pulling === local.hash;
+  const edited = !written && (state ? local.hash !== state.localHash : local.row !== undefined);
   if (edited && state?.pending && state.pending.sha256 === version.sha256) {
     // The server holds this side's own push, whose answer a killed run never recorded: agree on it, so the edit
     // made since goes over it (as push.ts settlePending does when the push comes first).
@@ -98,8 +100,11 @@ async function pullOne(
     if (edited) {
       await ctx.conflicts.keep(applier, change.kind, change.id, local.row, version);
       progress.count('conflicts');
-    } else if (await applier.apply(change.kind, change.id, version, local.row))
-      progress.count(change.deleted ? 'deletedHere' : 'pulled');
+    } else {
+      await book.intendPull(change.kind, change.id, local.hash, version.sha256);
+      if (await applier.apply(change.kind, change.id, version, local.row))
+        progress.count(change.deleted ? 'deletedHere' : 'pulled');
+    }
     return undefined;
   } catch (error) {
     const blob = change.record && ctx.kinds.of(change.kind).blobs(change.record)[0];

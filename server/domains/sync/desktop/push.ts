@@ -98,6 +98,7 @@ async function candidateOf(
   // Unchanged here since the last agreement: nothing to push (a failed pull of it is the pull's to try again).
   const unchanged = state !== undefined && state.localHash === sha256;
   if (unchanged && !ctx.full) return undefined;
+  if (state?.pulling === sha256) return undefined; // a server version a killed pull wrote: the pull agrees on it
   const pending = state?.pending ?? undefined;
   if (!row && (!state || (state.remoteSeq === 0 && !pending))) return undefined; // made and deleted here, never synced
   const agreed = unchanged ? { seq: state.remoteSeq, hash: state.remoteHash } : undefined;

@@ -53,9 +53,10 @@ export function createSyncBook(store: Store, workspaceId: string) {
       current.remoteHash === agreed.remoteHash &&
       current.localSeq === agreed.localSeq &&
       current.localHash === agreed.localHash &&
-      !current.pending;
+      !current.pending &&
+      !current.pulling;
     if (same) return; // a no-op sync writes nothing
-    const patch = { ...agreed, error: null, errorAt: null, pending: null };
+    const patch = { ...agreed, error: null, errorAt: null, pending: null, pulling: null };
     if (current && (await states.update(id, patch))) return;
     await states.insert({ id, kind, recordId, ...patch });
   }
@@ -97,6 +98,26 @@ export function createSyncBook(store: Store, workspaceId: string) {
       });
   }
 
+  /**
+   * Notes a server version (`sha256`) about to be written over local content `baseline`, which is no local edit
+   * (it matches the last agreement, is an earlier such write, or is the first sight of the record), so that a run
+   * killed after the write but before `agree` does not take either for a local edit.
+   */
+  async function intendPull(kind: SyncKind, recordId: string, baseline: string, sha256: string) {
+    const id = idOf(kind, recordId);
+    if (await states.update(id, { localHash: baseline, pulling: sha256 })) return;
+    await states.insert({
+      id,
+      kind,
+      recordId,
+      remoteSeq: 0,
+      remoteHash: '',
+      localSeq: 0,
+      localHash: baseline,
+      pulling: sha256,
+    });
+  }
+
   return {
     settings,
     saveSettings,
@@ -104,6 +125,7 @@ export function createSyncBook(store: Store, workspaceId: string) {
     agree,
     moved,
     intend,
+    intendPull,
     failed,
     /** Records whose last attempt failed. */
     withErrors: () => states.all({ error: { ne: null } }),
