@@ -26,6 +26,7 @@ import { syncProtocolRoutes } from '../domains/sync/hosted/routes.js';
 import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
 import { waitlistRoutes } from '../domains/waitlist/routes.js';
+import { watchedFolderRoutes } from '../domains/watched-folders/routes.js';
 import { workspaceRoutes } from '../domains/workspaces/routes.js';
 import type { Capability, NamedRoute } from './capability.js';
 import { homeRoutes } from './home/routes.js';
@@ -102,7 +103,11 @@ export const capabilities: Capability[] = [
     routes: mcpRoutes,
   },
   { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
-  { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
+  {
+    name: 'settings',
+    title: 'Instance settings (instance owner)',
+    routes: { ...settingsRoutes, ...watchedFolderRoutes },
+  },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];

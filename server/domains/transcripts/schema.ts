@@ -29,7 +29,7 @@ export const TranscriptSegment = z.object({
 export type TranscriptSegment = z.infer<typeof TranscriptSegment>;
 
 /** Where the audio came from; realtime transcripts are stored completed. */
-export type TranscriptSource = 'transcribe' | 'chunked' | 'openai' | 'realtime';
+export type TranscriptSource = 'transcribe' | 'chunked' | 'openai' | 'realtime' | 'watched';
 
 /** What is stored, per workspace, in the `transcripts` collection. */
 export type TranscriptRecord = {
