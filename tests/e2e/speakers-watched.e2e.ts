@@ -14,6 +14,7 @@ import { twoVoiceInterview } from '../helpers/two-voices.js';
 import { seriousViolations } from './axe.js';
 import { hasChromium } from './browser.js';
 import { type E2E, startE2E, waitForText } from './harness.js';
+import { button, clickText, toast } from './pages.js';
 import { captureScreen, setTheme } from './screenshots.js';
 
 let e: E2E;
@@ -106,18 +107,31 @@ describe.skipIf(!hasChromium)('speakers and watched folders', { timeout: 240_000
     await check('transcript-speakers');
   });
 
-  it('Settings shows each watched folder with what it imported and what failed', async () => {
-    const added = await e.srv.as(e.srv.owner)('/api/v1/watched-folders', {
-      method: 'POST',
-      body: JSON.stringify({ path: folder, beside: ['txt', 'srt'] }),
-    });
-    expect(added.status).toBe(201);
+  it('Settings adds a folder chosen with the desktop picker, then shows what it imported and what failed', async () => {
+    // the desktop shell's bridge (electron/preload.ts), as the app's preload would expose it
+    await e.page.evaluateOnNewDocument((path) => {
+      Object.assign(window, {
+        folio: { appVersion: 'test', revealDataFolder: async () => {}, chooseFolder: async () => path },
+      });
+    }, folder);
+    await e.open('/settings', 'Settings');
+    await button(e.page, 'Choose…');
+    await e.page.waitForFunction(
+      (path) => (document.querySelector('input[name="path"]') as HTMLInputElement | null)?.value === path,
+      {},
+      folder,
+    );
+    await clickText(e.page, 'label', 'Write .srt beside');
+    await button(e.page, 'Watch folder');
+    await toast(e.page, `Watching ${folder}`);
+    const [watched] = (await (await e.srv.as(e.srv.owner)('/api/v1/watched-folders')).json()).data;
+    expect(watched).toMatchObject({ path: folder, beside: ['srt'], origin: 'settings' });
     await copyFile(fx.speech, join(folder, 'standup.wav'));
     await writeFile(join(folder, 'notes.pdf'), Buffer.from('%PDF-1.4 not audio'));
-    await e.open('/settings', 'Settings');
     await waitForText(e.page, 'notes.pdf', '.watched-failures');
     await waitForText(e.page, '2 imported', '.watched-meta');
     await e.page.$eval('.watched-list', (list) => {
+      window.scrollTo(0, 0); // puppeteer's clicks above scrolled the window to reach the buttons
       // the content column scrolls, not the window: bring the section to its top, the sidebar staying put
       const section = list.closest('section') as HTMLElement;
       let scroller = section.parentElement;

@@ -4,6 +4,7 @@ import { AlertTriangle, FolderOpen, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { toast } from 'sonner';
+import { desktop } from '../../../api/bridge';
 import { Badge, type Tone } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
 import { Checkbox, TextField } from '../../../ui/field';
@@ -126,6 +127,7 @@ function AddFolderForm() {
   const [txt, setTxt] = useState(false);
   const [srt, setSrt] = useState(false);
   const options = (workspaces.data ?? []).map((w) => ({ id: w.id, label: w.name }));
+  const picker = desktop()?.chooseFolder; // the desktop app's; an older shell or a browser has none
   const workspaceId = chosen ?? workspaces.data?.find((w) => w.personal)?.id ?? options[0]?.id;
   const issues = Object.fromEntries(
     (add.error as { issues?: { path: string; message: string }[] } | null)?.issues?.map((i) => [
@@ -142,6 +144,8 @@ function AddFolderForm() {
       {
         onSuccess: (folder) => {
           setPath('');
+          setTxt(false);
+          setSrt(false);
           toast.success(`Watching ${folder.path}`);
         },
       },
@@ -150,15 +154,25 @@ function AddFolderForm() {
   return (
     <Form className="watched-add" validationErrors={issues} onSubmit={handleSubmit}>
       <div className="watched-add-fields">
-        <TextField
-          label="Folder"
-          name="path"
-          value={path}
-          onChange={setPath}
-          mono
-          placeholder="/Users/you/Recordings"
-          isRequired
-        />
+        <div className="watched-path-field">
+          <TextField
+            label="Folder"
+            name="path"
+            value={path}
+            onChange={setPath}
+            mono
+            placeholder="/Users/you/Recordings"
+            isRequired
+          />
+          {picker && (
+            <Button
+              icon={<FolderOpen size={14} />}
+              onPress={() => void picker().then((p) => p && setPath(p))}
+            >
+              Choose…
+            </Button>
+          )}
+        </div>
         {workspaceId && (
           <Select label="Into workspace" options={options} value={workspaceId} onChange={setChosen} />
         )}
