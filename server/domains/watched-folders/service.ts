@@ -38,6 +38,7 @@ export type WatchedFolderDeps = {
 
 /** How often a --watch folder looks again for the owner's personal workspace until the first sign-in makes it. */
 const OWNER_RETRY_MS = 5_000;
+const UNAVAILABLE_RETRY_MS = 30_000;
 
 export const folderIdOf = (path: string) =>
   `wf_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
@@ -75,11 +76,11 @@ export function createWatchedFolderService(deps: WatchedFolderDeps) {
     entry.workspaceId ??= await ownerWorkspace();
     if (!entry.workspaceId) {
       entry.state = 'waiting';
-      entry.retry = setTimeout(() => reopen(entry), OWNER_RETRY_MS);
-      entry.retry.unref();
-      return;
+      return retryLater(entry, OWNER_RETRY_MS);
     }
     entry.root = await realpath(folder.path).catch(() => folder.path);
+    if (!(await isFolder(entry.root)))
+      return unavailable(entry, `${folder.path} is not a folder Folio can read`);
     await recover(entry);
     entry.watcher = watchFolder(
       entry.root,
@@ -89,16 +90,24 @@ export function createWatchedFolderService(deps: WatchedFolderDeps) {
           if (entry.state === 'starting') entry.state = 'watching';
         },
         onError: (error) => {
-          entry.state = 'unavailable';
-          entry.problem = error.message;
+          void entry.watcher?.close();
+          unavailable(entry, error.message);
         },
       },
       deps.stableMs,
     );
-    if (!(await isFolder(entry.root))) {
-      entry.state = 'unavailable';
-      entry.problem = `${folder.path} is not a folder Folio can read; files will be imported once it is`;
-    }
+  }
+
+  /** A folder that is gone (an unplugged disk) or unreadable is looked at again, and scanned again once back. */
+  function unavailable(entry: Running, problem: string): void {
+    entry.state = 'unavailable';
+    entry.problem = `${problem}; Folio looks again every ${UNAVAILABLE_RETRY_MS / 1000} s`;
+    retryLater(entry, UNAVAILABLE_RETRY_MS);
+  }
+
+  function retryLater(entry: Running, ms: number): void {
+    entry.retry = setTimeout(() => reopen(entry), ms);
+    entry.retry.unref();
   }
 
   function reopen(entry: Running): void {
