@@ -41,9 +41,12 @@ function createFrameSink() {
     write(chunk: Buffer, _encoding, next) {
       const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
       const whole = bytes.length - (bytes.length % BYTES_PER_SAMPLE_PAIR);
-      for (let at = 0; at < whole; at += BYTES_PER_SAMPLE_PAIR) {
-        const l = bytes.readFloatLE(at);
-        const r = bytes.readFloatLE(at + 4);
+      // copied into a Float32Array of its own: a chunk's offset need not be 4-byte aligned (little-endian hosts)
+      const samples = new Float32Array(whole / 4);
+      new Uint8Array(samples.buffer).set(bytes.subarray(0, whole));
+      for (let at = 0; at < samples.length; at += 2) {
+        const l = samples[at];
+        const r = samples[at + 1];
         sums[0] += l * l;
         sums[1] += r * r;
         sums[2] += (l - r) * (l - r);
