@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
 import { CHANNELS } from './bridge.js';
+import { answerFolderPicker } from './folder-picker.js';
 import { launchedAtLogin, loginItemSettings } from './login-item.js';
 import { isLocalUrl } from './navigation.js';
 import { createSecretBox } from './secrets.js';
@@ -45,6 +46,7 @@ async function start() {
   ipcMain.handle(CHANNELS.revealDataFolder, (event) =>
     isLocalUrl(event.senderFrame?.url ?? '', host.url) ? shell.openPath(host.dataDir) : 'refused',
   );
+  answerFolderPicker(host.url);
 
   const hidden = launchedAtLogin(process.argv, app.getLoginItemSettings().wasOpenedAtLogin);
   let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }), {

@@ -17,6 +17,7 @@ import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { createSyncService } from './domains/sync/service.js';
 import { createTranscriptService } from './domains/transcripts/service.js';
+import { createWatchedFolderService } from './domains/watched-folders/service.js';
 import { createWorkspaceService } from './domains/workspaces/service.js';
 import { createRenderCache } from './engines/render/render-cache.js';
 import { createRenderPool } from './engines/render/render-pool.js';
@@ -106,10 +107,22 @@ export function buildServices(
   });
   workspaces.register({ name: 'transcripts', usage: transcripts.usage, drop: transcripts.dropWorkspace });
   workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
+  const host = extras.host ?? {};
+  const watchedFolders = createWatchedFolderService({
+    store,
+    config,
+    transcripts,
+    workspaces,
+    identity,
+    settings: () => host.instanceSettings,
+    log,
+  });
+  workspaces.register({ name: 'watched folders', drop: watchedFolders.dropWorkspace });
 
   lifecycle.onClose(async () => {
     realtime.close();
     models.close();
+    await watchedFolders.close();
     await transcripts.close();
     await engine.close();
   });
@@ -155,7 +168,7 @@ export function buildServices(
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {
     lifecycle,
-    host: extras.host ?? {},
+    host,
     config,
     store,
     identity,
@@ -168,6 +181,7 @@ export function buildServices(
     models,
     transcripts,
     chunkedUploads,
+    watchedFolders,
     realtime,
     sync,
     renderPool,
@@ -196,11 +210,12 @@ export function resolversOf(services: Services): CredentialResolvers {
 }
 
 /**
- * Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue, run
- * the background sync of opted-in workspaces.
+ * Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue, watch
+ * the watched folders (importing what arrived while stopped), run the background sync of opted-in workspaces.
  */
-export async function startServices({ engine, transcripts, sync }: Services): Promise<void> {
+export async function startServices({ engine, transcripts, watchedFolders, sync }: Services): Promise<void> {
   await engine.checkAtStart();
   await transcripts.start();
+  await watchedFolders.start();
   sync.desktop.scheduler.start();
 }

@@ -46,6 +46,13 @@ const Config = z.object({
     .array(z.string())
     .default([])
     .transform((dirs) => dirs.map((dir) => resolve(dir))),
+  /** Folders whose recordings are imported into the owner's personal workspace and transcribed (--watch). */
+  watch: z
+    .array(z.string())
+    .default([])
+    .transform((dirs) => dirs.map((dir) => resolve(dir))),
+  /** Transcript files written beside each watched recording once it completes (--watch-beside txt,srt). */
+  watchBeside: z.array(z.enum(['txt', 'srt'], 'watch-beside may name txt and srt')).default([]),
   fsync: z.boolean().default(true),
   limits: z
     .object({
@@ -228,6 +235,17 @@ export const serveFlags = {
     value: '<dir>',
     help: 'A folder MCP tools may read files from (FOLIO_AGENT_FILE_ROOTS)',
   },
+  watch: {
+    type: 'string',
+    multiple: true,
+    value: '<dir>',
+    help: "A folder whose recordings are transcribed into the owner's workspace as they appear (FOLIO_WATCH)",
+  },
+  'watch-beside': {
+    type: 'string',
+    value: '<txt,srt>',
+    help: "Also write each watched recording's transcript beside it (FOLIO_WATCH_BESIDE)",
+  },
   'no-fsync': {
     type: 'boolean',
     help: 'Do not fsync writes: faster, less safe on power loss (FOLIO_FSYNC=0)',
@@ -258,6 +276,11 @@ export function configFromProcess(argv = process.argv.slice(2), env = process.en
     ffmpeg: values.ffmpeg ?? (env.FOLIO_FFMPEG || undefined),
     allowedHosts: values['allowed-host'] ?? env.FOLIO_ALLOWED_HOSTS?.split(',').filter(Boolean),
     agentFileRoots: values['agent-file-root'] ?? env.FOLIO_AGENT_FILE_ROOTS?.split(delimiter).filter(Boolean),
+    watch: values.watch ?? env.FOLIO_WATCH?.split(delimiter).filter(Boolean),
+    watchBeside: (values['watch-beside'] ?? env.FOLIO_WATCH_BESIDE)
+      ?.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean),
     fsync: values['no-fsync'] ? false : env.FOLIO_FSYNC !== '0',
     database: env.FOLIO_DATABASE_URL
       ? { url: env.FOLIO_DATABASE_URL, poolSize: env.FOLIO_DATABASE_POOL_SIZE }

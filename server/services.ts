@@ -14,6 +14,7 @@ import type { RealtimeService } from './domains/realtime/service.js';
 import type { InstanceSettingsStore } from './domains/settings/settings-store.js';
 import type { SyncService } from './domains/sync/service.js';
 import type { TranscriptService } from './domains/transcripts/service.js';
+import type { WatchedFolderService } from './domains/watched-folders/service.js';
 import type { WorkspaceService } from './domains/workspaces/service.js';
 import type { RenderPool } from './engines/render/render-pool.js';
 import type { ActiveEngine } from './engines/whisper/active-engine.js';
@@ -49,6 +50,8 @@ export type Services = {
   models: ModelManager;
   transcripts: TranscriptService;
   chunkedUploads: ChunkedUploads;
+  /** Folders whose recordings are imported and transcribed as they appear. */
+  watchedFolders: WatchedFolderService;
   realtime: RealtimeService;
   sync: SyncService;
   mcp: McpService;

@@ -5,6 +5,7 @@ import { sessions, signInLinks, users, waitlist } from '../domains/identity/coll
 import { apiKeys } from '../domains/keys/collections.js';
 import { realtimeSecrets } from '../domains/realtime/collections.js';
 import { transcriptsCollection } from '../domains/transcripts/collections.js';
+import { watchedFilesCollection } from '../domains/watched-folders/collections.js';
 import { workspacesCollection } from '../domains/workspaces/collections.js';
 import type { CollectionSpec, Row } from '../store/types.js';
 
@@ -20,4 +21,5 @@ export const allCollections = [
   uploadGrants,
   transcriptsCollection,
   chunkedUploads,
+  watchedFilesCollection,
 ] as unknown as CollectionSpec<Row>[];

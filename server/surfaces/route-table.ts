@@ -26,6 +26,8 @@ import { syncProtocolRoutes } from '../domains/sync/hosted/routes.js';
 import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
 import { waitlistRoutes } from '../domains/waitlist/routes.js';
+import { watchedFolderDocs } from '../domains/watched-folders/docs.js';
+import { watchedFolderRoutes } from '../domains/watched-folders/routes.js';
 import { workspaceRoutes } from '../domains/workspaces/routes.js';
 import type { Capability, NamedRoute } from './capability.js';
 import { homeRoutes } from './home/routes.js';
@@ -102,7 +104,14 @@ export const capabilities: Capability[] = [
     routes: mcpRoutes,
   },
   { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
-  { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
+  {
+    name: 'settings',
+    title: 'Instance settings (instance owner)',
+    summary:
+      'What runs and what the desktop app starts with (GET/PATCH /api/v1/settings), and watched folders (GET/POST /api/v1/watched-folders, DELETE /api/v1/watched-folders/:folderId): recordings that appear there are imported into a workspace and transcribed once per content. Session of the instance owner only.',
+    docs: watchedFolderDocs,
+    routes: { ...settingsRoutes, ...watchedFolderRoutes },
+  },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },
 ];

@@ -26,6 +26,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** Send no X-Folio-Workspace (account-wide calls like the workspace list). */
   noWorkspace?: boolean;
+  /** Act on this workspace rather than the chosen one (a watched folder's destination). */
+  workspace?: string;
 };
 
 export function apiUrl(path: string, query?: RequestOptions['query']): string {
@@ -45,7 +47,9 @@ export function workspaceHeaders(noWorkspace = false): Record<string, string> {
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    ...workspaceHeaders(options.noWorkspace),
+    ...(options.workspace
+      ? { 'X-Folio-Workspace': options.workspace }
+      : workspaceHeaders(options.noWorkspace)),
   };
   let body: BodyInit | undefined;
   if (options.body instanceof Blob || options.body instanceof FormData) body = options.body;

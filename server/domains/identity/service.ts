@@ -198,6 +198,8 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
     profile,
     updateProfile,
     userOf: (userId: string) => users.get(userId),
+    /** The instance owner's user id; undefined until the owner has signed in once. */
+    ownerId: async () => (await userByEmail(config.ownerEmail))?.id,
     sweep,
   };
 }

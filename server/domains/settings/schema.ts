@@ -1,6 +1,7 @@
 /** Instance settings (port, data folder, Whisper threads and device; sync when it lands): what the owner changes. */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { WatchedFolderSetting } from '../watched-folders/schema.js';
 
 export const InstanceSettings = z.object({
   port: z
@@ -18,10 +19,15 @@ export const InstanceSettings = z.object({
     .enum(['auto', 'cpu', 'gpu'], 'whisperDevice must be auto, cpu or gpu')
     .optional()
     .describe('Where Whisper runs: auto (a GPU when one works), cpu or gpu; applies at once'),
+  watchedFolders: z
+    .array(WatchedFolderSetting)
+    .optional()
+    .describe('Changed through /api/v1/watched-folders, which starts and stops their watchers'),
 });
 export type InstanceSettings = z.infer<typeof InstanceSettings>;
 
-export const UpdateSettingsBody = InstanceSettings.partial()
+export const UpdateSettingsBody = InstanceSettings.omit({ watchedFolders: true })
+  .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'send port, dataDir, whisperThreads and/or whisperDevice');
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBody>;

@@ -5,6 +5,10 @@ States: pending → processing → completed | failed. \`progress\` is 0–100 w
 Without an installed model every transcript fails with an error saying how to install one (the model manager: POST /api/v1/models/<name>/download then PUT /api/v1/models/active, or --whisper-model <path>).
 Models are instance-wide, so downloading, importing, cancelling (DELETE /api/v1/models/downloads/<name>) and choosing the active model are for the owner of the instance only. A download body \`{ url, sha256 }\` fetches a catalog model from a mirror (checked against the catalog) or a model outside it (installed as ggml-<name>.bin); a dropped connection resumes with Range, and a file that fails its size or hash check is removed.
 
+### Speakers
+
+On a stereo recording with one voice per channel, each segment carries \`speaker\`: "Speaker 1" (the left channel is at least 3 dB louder while it is spoken) or "Speaker 2" (the right one). Segments where neither channel is clearly louder, and every segment of a mono or dual-mono recording, have no \`speaker\`. Exports show it (SubRip \`Speaker 1: \`, WebVTT \`<v Speaker 1>\`, a paragraph per turn in txt); /v1/audio/transcriptions keeps OpenAI's shapes without it.
+
 ### Chunked upload (key with transcription only)
 
 1. POST /api/v1/uploads/chunked \`{ filename, contentType, size, sha256?, partSize? }\` → \`{ uploadId, partSize, partCount, expiresAt }\` (partSize default 8 MiB).

@@ -41,7 +41,9 @@ export function fromEngineResult(result: EngineResult): JobResult {
     language: result.language,
     duration: result.duration,
     text: result.text,
-    segments: result.segments.map(({ id, start, end, text }) => ({ id, start, end, text })),
+    segments: result.segments.map(({ id, start, end, text, speaker }) =>
+      speaker ? { id, start, end, text, speaker } : { id, start, end, text },
+    ),
     words: result.segments.flatMap((s) =>
       s.words.map(({ word, start, end, probability }) => ({ word, start, end, probability })),
     ),

@@ -1,4 +1,7 @@
-/** Transcript exports: SubRip, WebVTT, plain text and JSON. Pure. */
+/**
+ * Transcript exports: SubRip, WebVTT, plain text and JSON. Pure. A segment's speaker shows as WebVTT's voice tag
+ * (`<v Speaker 1>`), as a `Speaker 1: ` prefix in SubRip, and as a new paragraph per turn in plain text.
+ */
 import type { Transcript, TranscriptSegment } from './schema.js';
 
 export type ExportFormat = 'srt' | 'vtt' | 'txt' | 'json';
@@ -13,14 +16,38 @@ export const exportContentTypes: Record<ExportFormat, string> = {
 export function exportTranscript(transcript: Transcript, format: ExportFormat): string {
   switch (format) {
     case 'srt':
-      return toSrt(transcript.segments);
+      return toSrt(withSpeakers(transcript.segments, (speaker, text) => `${speaker}: ${text}`));
     case 'vtt':
-      return toVtt(transcript.segments);
+      return toVtt(withSpeakers(transcript.segments, (speaker, text) => `<v ${speaker}>${text}`));
     case 'txt':
-      return `${transcript.text ?? ''}\n`;
+      return `${spokenTurns(transcript) ?? transcript.text ?? ''}\n`;
     case 'json':
       return `${JSON.stringify(transcript, null, 2)}\n`;
   }
+}
+
+function withSpeakers(
+  segments: TranscriptSegment[],
+  show: (speaker: string, text: string) => string,
+): TranscriptSegment[] {
+  return segments.map((s) =>
+    s.speaker && s.text.trim() ? { ...s, text: show(s.speaker, s.text.trim()) } : s,
+  );
+}
+
+/** "Speaker 1: ..." paragraphs, one per turn; undefined when no segment names a speaker. */
+function spokenTurns({ segments }: Transcript): string | undefined {
+  if (!segments.some((s) => s.speaker)) return undefined;
+  const turns: { speaker?: string; texts: string[] }[] = [];
+  for (const { speaker, text } of segments) {
+    if (!text.trim()) continue;
+    const last = turns.at(-1);
+    if (last && last.speaker === speaker) last.texts.push(text.trim());
+    else turns.push({ speaker, texts: [text.trim()] });
+  }
+  return turns
+    .map(({ speaker, texts }) => (speaker ? `${speaker}: ${texts.join(' ')}` : texts.join(' ')))
+    .join('\n\n');
 }
 
 /** SubRip: 1-based cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, a blank line between cues. */

@@ -19,11 +19,17 @@ export const TranscriptSegment = z.object({
   start: z.number(),
   end: z.number(),
   text: z.string(),
+  speaker: z
+    .string()
+    .optional()
+    .describe(
+      'Who spoke it, on a recording with one voice per channel: "Speaker 1" (left channel) or "Speaker 2" (right); absent on mono recordings and where the channels do not tell',
+    ),
 });
 export type TranscriptSegment = z.infer<typeof TranscriptSegment>;
 
 /** Where the audio came from; realtime transcripts are stored completed. */
-export type TranscriptSource = 'transcribe' | 'chunked' | 'openai' | 'realtime';
+export type TranscriptSource = 'transcribe' | 'chunked' | 'openai' | 'realtime' | 'watched';
 
 /** What is stored, per workspace, in the `transcripts` collection. */
 export type TranscriptRecord = {

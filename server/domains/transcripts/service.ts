@@ -9,6 +9,7 @@ import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import { transcriptsCollection } from './collections.js';
 import { engineJob } from './engine-job.js';
+import { exportTranscript } from './exports.js';
 import type { JobResult, Settled } from './job.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue } from './queue.js';
@@ -245,6 +246,8 @@ export function createTranscriptService({
     transcribeFile,
     settled: queue.settled,
     settledReply,
+    /** The transcript as SubRip, WebVTT, text or JSON (exports.ts), for other domains that write it out. */
+    exportAs: exportTranscript,
     /** Start-up: re-queue interrupted jobs, then start the queue. */
     async start(): Promise<void> {
       await queue.recover();

@@ -8,7 +8,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AudioDecodeError, TranscriptionAbortedError } from './errors.js';
 import {
@@ -21,6 +21,10 @@ import {
 
 export const SAMPLE_RATE = 16_000;
 const BYTES_PER_SECOND = SAMPLE_RATE * 4;
+
+/** The float32 PCM a decode writes: Whisper's is 16 kHz mono; speakers by channel read two channels. */
+export type PcmLayout = { sampleRate: number; channels: number };
+const WHISPER_PCM: PcmLayout = { sampleRate: SAMPLE_RATE, channels: 1 };
 /** The longest recording decoded unless configured (FOLIO_MAX_AUDIO_SECONDS): 4 h, 922 MB of PCM. */
 export const DEFAULT_MAX_AUDIO_SECONDS = 4 * 3600;
 
@@ -48,21 +52,33 @@ const DEFAULT_DECODE_STALL_MS = 60_000;
 export async function decodeAudio(
   inputPath: string,
   outPcmPath: string,
-  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, maxMemoryMb, stallMs, signal }: DecodeOptions,
+  options: DecodeOptions,
 ): Promise<{ duration: number }> {
-  if (signal?.aborted) throw new TranscriptionAbortedError();
-  const limits = {
-    maxBytes: maxSeconds * BYTES_PER_SECOND,
-    timeoutMs: timeoutMs ?? 30_000 + maxSeconds * 100,
-    memoryMb: maxMemoryMb ?? DEFAULT_DECODE_MEMORY_MB,
-    stallMs: stallMs ?? DEFAULT_DECODE_STALL_MS,
-  };
-  const size = await runFfmpeg(ffmpeg, inputPath, maxSeconds, outPcmPath, limits, signal);
+  const size = await decodePcm(inputPath, createWriteStream(outPcmPath), WHISPER_PCM, options);
   if (size === 0) throw new AudioDecodeError('could not decode audio: the file has no audio samples');
   return { duration: size / BYTES_PER_SECOND };
 }
 
-function decodeArgs(inputPath: string, maxSeconds: number): string[] {
+/** Decodes `inputPath` as float32 PCM in `layout` into `sink`, under the same limits; resolves the bytes written. */
+export async function decodePcm(
+  inputPath: string,
+  sink: Writable,
+  layout: PcmLayout,
+  { ffmpeg, maxSeconds = DEFAULT_MAX_AUDIO_SECONDS, timeoutMs, maxMemoryMb, stallMs, signal }: DecodeOptions,
+): Promise<number> {
+  if (signal?.aborted) throw new TranscriptionAbortedError();
+  const limits = {
+    maxBytes: maxSeconds * layout.sampleRate * layout.channels * 4,
+    bytesPerSecond: layout.sampleRate * layout.channels * 4,
+    timeoutMs: timeoutMs ?? 30_000 + maxSeconds * 100,
+    memoryMb: maxMemoryMb ?? DEFAULT_DECODE_MEMORY_MB,
+    stallMs: stallMs ?? DEFAULT_DECODE_STALL_MS,
+  };
+  const args = decodeArgs(inputPath, maxSeconds, layout);
+  return runFfmpeg(ffmpeg, args, inputPath, sink, limits, signal);
+}
+
+function decodeArgs(inputPath: string, maxSeconds: number, { sampleRate, channels }: PcmLayout): string[] {
   return [
     ...['-nostdin', '-hide_banner', '-v', 'error'],
     // input: recording formats only, the file protocol only (no http, tcp, data: ...), one thread. mov's external
@@ -71,26 +87,42 @@ function decodeArgs(inputPath: string, maxSeconds: number): string[] {
     // "file:" stops ffmpeg reading a name such as "-x" or "pipe:1" as an option or protocol
     ...['-i', `file:${resolve(inputPath)}`],
     // a second past the limit, so that crossing it shows in the byte count even if ffmpeg stops itself
-    ...['-vn', '-sn', '-dn', '-ar', String(SAMPLE_RATE), '-ac', '1', '-t', String(maxSeconds + 1)],
+    ...[
+      '-vn',
+      '-sn',
+      '-dn',
+      '-ar',
+      String(sampleRate),
+      '-ac',
+      String(channels),
+      '-t',
+      String(maxSeconds + 1),
+    ],
     // the resampling filter graph runs on one thread too (ffmpeg's default is a thread per core)
     ...['-filter_threads', '1'],
     ...['-f', 'f32le', 'pipe:1'],
   ];
 }
 
-type Limits = { maxBytes: number; timeoutMs: number; memoryMb: number; stallMs: number };
+type Limits = {
+  maxBytes: number;
+  bytesPerSecond: number;
+  timeoutMs: number;
+  memoryMb: number;
+  stallMs: number;
+};
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
-/** Runs ffmpeg with its output streamed into `outPath`; resolves the bytes written. */
+/** Runs ffmpeg with its output streamed into `sink`; resolves the bytes written. */
 async function runFfmpeg(
   ffmpeg: string,
+  args: string[],
   inputPath: string,
-  maxSeconds: number,
-  outPath: string,
-  { maxBytes, timeoutMs, memoryMb, stallMs }: Limits,
+  sink: Writable,
+  { maxBytes, bytesPerSecond, timeoutMs, memoryMb, stallMs }: Limits,
   signal?: AbortSignal,
 ): Promise<number> {
-  const child = spawnWithMemoryLimit(ffmpeg, decodeArgs(inputPath, maxSeconds), memoryMb);
+  const child = spawnWithMemoryLimit(ffmpeg, args, memoryMb);
   let stopped: Error | undefined;
   const stop = (reason: Error) => {
     stopped ??= reason;
@@ -107,7 +139,7 @@ async function runFfmpeg(
       stall.refresh();
       bytes += chunk.length;
       if (bytes <= maxBytes) return next(null, chunk);
-      stop(tooLong(maxBytes));
+      stop(tooLong(maxBytes / bytesPerSecond));
       next();
     },
   });
@@ -115,10 +147,7 @@ async function runFfmpeg(
     child.once('error', fail);
     child.once('close', (code, killedBy) => done({ code, signal: killedBy }));
   });
-  const [exit, written] = await Promise.allSettled([
-    exited,
-    pipeline(child.stdout, cap, createWriteStream(outPath)),
-  ]);
+  const [exit, written] = await Promise.allSettled([exited, pipeline(child.stdout, cap, sink)]);
   clearTimeout(timer);
   clearTimeout(stall);
   signal?.removeEventListener('abort', onAbort);
@@ -176,9 +205,9 @@ function inCallerTerms(line: string, inputPath: string): string {
     .replace(/(?:file:)?(?:\/[^\s'"/:]+){2,}\/?/g, '(a path)');
 }
 
-const tooLong = (maxBytes: number) =>
+const tooLong = (maxSeconds: number) =>
   new AudioDecodeError(
-    `could not decode audio: it is longer than the ${maxBytes / BYTES_PER_SECOND} seconds a recording may last`,
+    `could not decode audio: it is longer than the ${maxSeconds} seconds a recording may last`,
   );
 
 const stalled = (stallMs: number) =>

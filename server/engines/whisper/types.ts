@@ -14,6 +14,8 @@ export interface Segment {
   end: number;
   text: string;
   words: Word[];
+  /** Who spoke it, where a recording's channels tell (speakers-by-channel.ts); absent otherwise. */
+  speaker?: string;
 }
 
 export interface EngineResult {

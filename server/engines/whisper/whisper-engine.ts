@@ -3,13 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeAudio, SAMPLE_RATE } from './decode-audio.js';
+import { readChannelEnergy } from './channel-energy.js';
+import { type DecodeOptions, decodeAudio, SAMPLE_RATE } from './decode-audio.js';
 import type { DevicePreference } from './device.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
 import { type Ffmpeg, ffmpegChooser } from './ffmpeg-binary.js';
 import { findCatalogModel } from './model-catalog.js';
 import { InvalidModelError, readModelHeader } from './model-header.js';
 import { createSegmentNormalizer } from './segment-normalizer.js';
+import { labelSpeakersByChannel } from './speakers-by-channel.js';
 import type { EngineResult, Segment, TranscribeOptions, WhisperEngine } from './types.js';
 import { createWorkerProcess } from './worker-process.js';
 
@@ -81,7 +83,13 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
       const { maxSeconds, maxMemoryMb } = decoder;
       const decoding = { ffmpeg, maxSeconds, maxMemoryMb, stallMs: options.stallMs, signal: opts.signal };
       const { duration } = await decodeAudio(path, pcmPath, decoding);
-      return await runJob(pcmPath, duration, opts);
+      const speakers = channelSpeakers(path, decoding); // read while the worker transcribes
+      try {
+        const result = await runJob(pcmPath, duration, opts);
+        return { ...result, segments: await speakers.label(result.segments) };
+      } finally {
+        speakers.stop();
+      }
     } finally {
       await rm(pcmPath, { force: true });
     }
@@ -141,6 +149,23 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     status: worker.status,
     device: worker.device,
     close: worker.close,
+  };
+}
+
+/**
+ * Speakers from the channels' energy, read beside the transcription. A read that fails (a recording ffmpeg decoded
+ * once but not twice) costs the labels, never the transcript.
+ */
+function channelSpeakers(path: string, decoding: DecodeOptions) {
+  const stopping = new AbortController();
+  const signal = decoding.signal ? AbortSignal.any([decoding.signal, stopping.signal]) : stopping.signal;
+  const energy = readChannelEnergy(path, { ...decoding, signal }).catch(() => undefined);
+  return {
+    label: async (segments: Segment[]) => {
+      const read = await energy;
+      return read ? labelSpeakersByChannel(segments, read) : segments;
+    },
+    stop: () => stopping.abort(),
   };
 }
 

@@ -14,6 +14,8 @@ import { type Settings, useSettings } from './api/get-settings';
 import { useTranscriptionDevice } from './api/get-transcription-device';
 import { useUpdateSettings } from './api/update-settings';
 import { DeviceChoice } from './components/device-choice';
+import { WatchedFolders } from './components/watched-folders';
+import './settings.css';
 
 export default function SettingsScreen() {
   const settings = useSettings();
@@ -39,6 +41,7 @@ export default function SettingsScreen() {
           ) : (
             <HeadlessSettings view={settings.data} />
           )}
+          <WatchedFolders />
           <Section
             title="Sync"
             description="Keep a workspace in step with a hosted Folio: connect with a key from it, sync now or on a schedule, and resolve conflicts."

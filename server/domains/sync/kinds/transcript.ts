@@ -12,7 +12,7 @@ export const SyncedTranscript = z.object({
   progress: z.number().int().min(0).max(100),
   error: z.string().max(2000).optional(),
   audioAssetId: RecordId,
-  source: z.enum(['transcribe', 'chunked', 'openai', 'realtime']),
+  source: z.enum(['transcribe', 'chunked', 'openai', 'realtime', 'watched']),
   requestedLanguage: z.string().max(16).optional(),
   prompt: z.string().max(2000).optional(),
   language: z.string().max(16).optional(),

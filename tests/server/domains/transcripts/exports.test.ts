@@ -34,4 +34,25 @@ describe('transcript exports', () => {
     expect(exportTranscript(t, 'txt')).toBe('Hello there.\n');
     expect(JSON.parse(exportTranscript(t, 'json'))).toEqual(t);
   });
+
+  it("names each segment's speaker: a SubRip prefix, a WebVTT voice, a paragraph per turn in text", () => {
+    const spoken = [
+      { id: 0, start: 0, end: 2, text: ' Shall we start?', speaker: 'Speaker 1' },
+      { id: 1, start: 2, end: 4, text: ' Yes.', speaker: 'Speaker 2' },
+      { id: 2, start: 4, end: 6, text: ' Good.', speaker: 'Speaker 2' },
+    ];
+    const t = {
+      id: 'trn_2',
+      text: 'Shall we start? Yes. Good.',
+      segments: spoken,
+      words: [],
+    } as unknown as Transcript;
+    expect(exportTranscript(t, 'srt')).toContain(
+      '00:00:00,000 --> 00:00:02,000\nSpeaker 1: Shall we start?\n',
+    );
+    expect(exportTranscript(t, 'vtt')).toContain('00:00:02.000 --> 00:00:04.000\n<v Speaker 2>Yes.\n');
+    expect(exportTranscript(t, 'txt')).toBe('Speaker 1: Shall we start?\n\nSpeaker 2: Yes. Good.\n');
+    expect(JSON.parse(exportTranscript(t, 'json')).segments[1].speaker).toBe('Speaker 2');
+    expect(toSrt(spoken)).not.toContain('Speaker'); // OpenAI's srt and vtt stay as OpenAI writes them
+  });
 });

@@ -9,6 +9,7 @@ type Segment = {
   start: number;
   end: number;
   text: string;
+  speaker?: string;
   words: { word: TranscriptWord; index: number }[];
 };
 
@@ -20,6 +21,18 @@ function groupWords(transcript: Transcript): Segment[] {
     segments[current]?.words.push({ word, index });
   });
   return segments;
+}
+
+/** Each speaker once, in the order they first speak: their place picks their colour. */
+function speakersInOrder(transcript: Transcript): string[] {
+  return [...new Set(transcript.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])))];
+}
+
+type Turn = { speaker: string; tone: number };
+
+/** Where a new speaker starts talking: their name and colour (none for a segment no channel could tell). */
+function speakerTurn(speaker: string | undefined, speakers: string[]): Turn | undefined {
+  return speaker ? { speaker, tone: (speakers.indexOf(speaker) % 4) + 1 } : undefined;
 }
 
 /** Index of the word playing at `time`, or -1 (binary search over start times). */
@@ -41,6 +54,7 @@ export function TranscriptReader({ transcript, audioUrl }: { transcript: Transcr
   const audio = useRef<HTMLAudioElement>(null);
   const [active, setActive] = useState(-1);
   const segments = useMemo(() => groupWords(transcript), [transcript]);
+  const speakers = useMemo(() => speakersInOrder(transcript), [transcript]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: audioUrl: the <audio> appears once its asset has loaded
   useEffect(() => {
@@ -88,10 +102,15 @@ export function TranscriptReader({ transcript, audioUrl }: { transcript: Transcr
       )}
       <div className="reader-text" data-testid="transcript-words">
         {segments.length === 0 && <p className="muted">{transcript.text || 'No speech was recognised.'}</p>}
-        {segments.map((segment) => (
+        {segments.map((segment, i) => (
           <SegmentView
             key={segment.id}
             segment={segment}
+            turn={
+              segment.speaker !== segments[i - 1]?.speaker
+                ? speakerTurn(segment.speaker, speakers)
+                : undefined
+            }
             active={
               active >= (segment.words[0]?.index ?? 0) && active <= (segment.words.at(-1)?.index ?? -1)
                 ? active
@@ -107,15 +126,22 @@ export function TranscriptReader({ transcript, audioUrl }: { transcript: Transcr
 
 const SegmentView = memo(function SegmentView({
   segment,
+  turn,
   active,
   onSeek,
 }: {
   segment: Segment;
+  turn?: Turn;
   active: number;
   onSeek: (t: number) => void;
 }) {
   return (
     <p className="segment">
+      {turn && (
+        <span className="segment-speaker" data-tone={turn.tone}>
+          {turn.speaker}
+        </span>
+      )}
       <button
         type="button"
         className="segment-time"
