@@ -4,6 +4,7 @@ import { CHANNELS, type FolioBridge } from './bridge.js';
 const bridge = {
   appVersion: process.env.FOLIO_APP_VERSION ?? '',
   revealDataFolder: () => ipcRenderer.invoke(CHANNELS.revealDataFolder),
+  revealLogFile: () => ipcRenderer.invoke(CHANNELS.revealLogFile),
 } satisfies FolioBridge;
 
 contextBridge.exposeInMainWorld('folio', bridge);

@@ -14,6 +14,7 @@ import { type Settings, useSettings } from './api/get-settings';
 import { useTranscriptionDevice } from './api/get-transcription-device';
 import { useUpdateSettings } from './api/update-settings';
 import { DeviceChoice } from './components/device-choice';
+import { LogFile } from './components/log-file';
 
 export default function SettingsScreen() {
   const settings = useSettings();
@@ -39,6 +40,7 @@ export default function SettingsScreen() {
           ) : (
             <HeadlessSettings view={settings.data} />
           )}
+          {settings.data.running.logFile && <LogFile path={settings.data.running.logFile} />}
           <Section
             title="Sync"
             description="Keep a workspace in step with a hosted Folio: connect with a key from it, sync now or on a schedule, and resolve conflicts."
