@@ -2,7 +2,7 @@
 // start-up contract in docs/headless.md reads it, and a stack under an unexpected error); on a hosted instance one
 // JSON object per line (level, time, node, msg), which log collectors parse, plus one line per request naming the
 // route pattern, never the raw path or query (serve keys and sign-in tokens live there). The desktop app also keeps
-// a rotating file (log-file.ts), written in the plain format with each line's time and level.
+// a rotating file (log-file.ts): the plain lines with each one's time and level (or the JSON lines, in that format).
 import type { Middleware } from 'koa';
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -39,7 +39,12 @@ export function createLogger(
 ): Logger {
   const json = config.logFormat === 'json';
   const destination: DestinationStream = json
-    ? { write: (chunk) => write(chunk.slice(0, -1)) }
+    ? {
+        write(chunk) {
+          write(chunk.slice(0, -1));
+          file?.write(chunk);
+        },
+      }
     : plainText(write, file);
   const base = json ? { node: config.nodeId } : null;
   const logger = pino(
@@ -73,7 +78,7 @@ function plainText(write: LineSink, file?: DestinationStream): DestinationStream
 }
 
 const stackOf = (err: NonNullable<Line['err']>) =>
-  typeof err === 'string' ? err : (err.stack ?? err.message);
+  typeof err === 'string' ? err : (err.stack ?? err.message ?? JSON.stringify(err));
 
 /** One line per request once its response is done (mounted for the json format only). */
 export function requestLog(log: Logger, trusted?: ProxyTrust): Middleware {

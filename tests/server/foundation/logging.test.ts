@@ -96,6 +96,22 @@ describe('an unexpected error', () => {
     expect(stack[1]).toMatch(/^\s+at /);
     expect(lines[0]).not.toMatch(/sk_secretkey|hunter2/);
   });
+
+  it('is one JSON line on a hosted instance, level error, with the stack in err', () => {
+    const lines: string[] = [];
+    const log = createLogger({ logFormat: 'json', nodeId: 'node-9' }, (line) => lines.push(line));
+    log.error('Unexpected error in GET /api/v1/assets', new TypeError('reading a property of undefined'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'error',
+      node: 'node-9',
+      msg: 'Unexpected error in GET /api/v1/assets',
+      err: {
+        type: 'TypeError',
+        stack: expect.stringMatching(/^TypeError: reading a property of undefined\n\s+at /),
+      },
+    });
+  });
 });
 
 describe('request lines on a hosted instance', () => {
