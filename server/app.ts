@@ -73,7 +73,7 @@ export async function createServer(
   const services = buildServices(config, store, lifecycle, log, {
     secretBox,
     renderModules,
-    host: { ...host, logFile: logFile?.current },
+    host: logFile ? { ...host, logFile: logFile.current } : host,
   });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
