@@ -13,6 +13,7 @@ import pg from 'pg';
 import { startPostgres } from '../scripts/hosted/postgres.js';
 import { assetsCollection } from '../server/domains/assets/collections.js';
 import type { AssetRecord } from '../server/domains/assets/schema.js';
+import { silentLogger } from '../server/log.js';
 import { createFileBlobs } from '../server/store/file/blobs.js';
 import { openFileStore } from '../server/store/file/store.js';
 import { openPostgresStore } from '../server/store/postgres/store.js';
@@ -109,7 +110,7 @@ async function postgresRun(url: string, size: number, dir: string) {
     blobBackend: 'files',
     tmpDir: dir,
     poolSize: 12,
-    log: () => {},
+    log: silentLogger,
   });
   await store.collection(assetsCollection, WS).count(); // makes the table and its indexes
   const client = new pg.Client({ connectionString: url });
@@ -148,7 +149,7 @@ async function fileRun(size: number, dir: string) {
   for (let i = 0; i < size; i++) out.write(`${i ? ',' : ''}${JSON.stringify(asset(i))}`);
   await new Promise((resolve) => out.end(']}', () => resolve(undefined)));
   const started = performance.now();
-  const store = await openFileStore({ dataDir: dir, fsync: true, log: () => {} });
+  const store = await openFileStore({ dataDir: dir, fsync: true, log: silentLogger });
   await store.collection(assetsCollection, WS).count();
   const loadS = (performance.now() - started) / 1000;
   const figures = await measure(store, size);

@@ -4,9 +4,12 @@ export type FolioBridge = {
   revealDataFolder(): Promise<void>;
   /** The system's folder picker: the chosen folder's path, or null when cancelled. */
   chooseFolder(): Promise<string | null>;
+  /** Shows the log file being written now in the file manager. */
+  revealLogFile(): Promise<void>;
 };
 
 export const CHANNELS = {
   revealDataFolder: 'folio:reveal-data-folder',
   chooseFolder: 'folio:choose-folder',
+  revealLogFile: 'folio:reveal-log-file',
 } as const;

@@ -47,6 +47,9 @@ async function start() {
     isLocalUrl(event.senderFrame?.url ?? '', host.url) ? shell.openPath(host.dataDir) : 'refused',
   );
   answerFolderPicker(host.url);
+  ipcMain.handle(CHANNELS.revealLogFile, (event) =>
+    isLocalUrl(event.senderFrame?.url ?? '', host.url) ? shell.showItemInFolder(host.logFile()) : 'refused',
+  );
 
   const hidden = launchedAtLogin(process.argv, app.getLoginItemSettings().wasOpenedAtLogin);
   let window = openMainWindow(host.url, host.signInUrl, settings.window, (state) => save({ window: state }), {

@@ -5,6 +5,7 @@ const bridge = {
   appVersion: process.env.FOLIO_APP_VERSION ?? '',
   revealDataFolder: () => ipcRenderer.invoke(CHANNELS.revealDataFolder),
   chooseFolder: () => ipcRenderer.invoke(CHANNELS.chooseFolder),
+  revealLogFile: () => ipcRenderer.invoke(CHANNELS.revealLogFile),
 } satisfies FolioBridge;
 
 contextBridge.exposeInMainWorld('folio', bridge);

@@ -1,6 +1,6 @@
 // Runs the Folio server in the main process on 127.0.0.1 with the saved instance settings (port — another free
 // one when it is taken —, data folder, Whisper threads), serving the packaged dashboard, and mints the owner's
-// sign-in link for the window.
+// sign-in link for the window. Its log also goes to a rotating file in the data folder (server/log-file.ts).
 import { join } from 'node:path';
 import { createDesktopServer } from '../server/app.js';
 import { choosePort } from './port.js';
@@ -29,6 +29,7 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
   });
   const { config } = server;
   const { url } = await server.listen();
+  server.log.info(`Folio listening on ${url}`);
   const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
     announce: false,
   });
@@ -38,6 +39,8 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
     preferredPort: savedPort,
     dataDir: config.dataDir,
     ownerEmail: config.ownerEmail,
+    /** The log file being written now (Settings reveals it). */
+    logFile: () => server.services.host.logFile?.() ?? join(config.dataDir, 'logs'),
     /** A fresh one-time link (the tray's "Open Folio" after the window was closed). */
     mintSignInLink: () =>
       server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false }),

@@ -18,7 +18,8 @@ import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { startSweeper } from './jobs/sweeper.js';
 import { sweepsOf } from './jobs/sweeps.js';
-import { requestLog, structuredLog } from './log.js';
+import { createLogger, type Logger, requestLog } from './log.js';
+import { openLogFile } from './log-file.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
@@ -33,6 +34,7 @@ export type FolioServer = {
   http: Server;
   services: Services;
   config: Config;
+  log: Logger;
   listen(): Promise<{ port: number; url: string }>;
   close(): Promise<void>;
 };
@@ -50,6 +52,8 @@ export type ServerSeams = {
   host?: HostHooks;
   /** More render task modules, loaded after the product's (a test's task that crashes a render process). */
   renderModules?: string[];
+  /** The desktop app's: the log also goes to a rotating file under `<data folder>/logs` (log-file.ts). */
+  logFile?: boolean;
 };
 
 export async function createServer(
@@ -58,14 +62,19 @@ export async function createServer(
   seams: ServerSeams = {},
 ) {
   const config = parseConfig(input as ConfigInput);
-  const log = structuredLog(config, write);
+  const logFile = seams.logFile ? await openLogFile(config.dataDir) : undefined;
+  const log = createLogger(config, write, logFile);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const { secretBox, renderModules, host, ...storeSeams } = seams;
+  const { secretBox, renderModules, host, logFile: _file, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
-  const services = buildServices(config, store, lifecycle, log, { secretBox, renderModules, host });
+  const services = buildServices(config, store, lifecycle, log, {
+    secretBox,
+    renderModules,
+    host: logFile ? { ...host, logFile: logFile.current } : host,
+  });
   await services.identity.bootstrapOwner();
   await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
   await startServices(services);
@@ -95,9 +104,9 @@ export async function createServer(
   const app = new Koa({ proxy: false });
   app.silent = true;
   // Mounted only where it writes: every middleware is a frame on every request.
-  if (config.logFormat === 'json') app.use(requestLog(config, write, trustedProxy));
+  if (config.logFormat === 'json') app.use(requestLog(log, trustedProxy));
   app.use(drainUnreadBody({ bytes: config.limits.drainBytes, ms: config.limits.drainMs }));
-  app.use(errorBoundary());
+  app.use(errorBoundary(log));
   app.use(hostGuard(hostPolicy));
   app.use(router);
   app.use(notFoundFallback());
@@ -114,6 +123,7 @@ export async function createServer(
     hostPolicy,
     ownOrigins: origins,
     services,
+    log,
   });
 
   const server: FolioServer = {
@@ -121,6 +131,7 @@ export async function createServer(
     http,
     services,
     config,
+    log,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
@@ -142,6 +153,7 @@ export async function createServer(
         http.closeAllConnections();
       });
       await store.close();
+      await logFile?.close();
     },
   };
   return server;
@@ -178,6 +190,7 @@ export async function createDesktopServer(options: DesktopServerOptions) {
   const server = await createServer(config, console.log, {
     secretBox: options.secretBox,
     host: { dashboard: builtDashboard(options.dashboardDir), instanceSettings: settings },
+    logFile: true,
   });
   return { server, savedPort: saved.port };
 }

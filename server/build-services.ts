@@ -24,6 +24,7 @@ import { createRenderPool } from './engines/render/render-pool.js';
 import { createActiveEngine } from './engines/whisper/active-engine.js';
 import { ffmpegChooser } from './engines/whisper/ffmpeg-binary.js';
 import type { CredentialResolvers } from './http/authenticate.js';
+import type { Logger } from './log.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import { createMcpService } from './surfaces/mcp/service.js';
@@ -36,7 +37,7 @@ export function buildServices(
   config: Config,
   store: Store,
   lifecycle: Lifecycle,
-  log: (line: string) => void,
+  log: Logger,
   extras: { secretBox?: SecretBox; renderModules?: string[]; host?: HostHooks } = {},
 ): Services {
   const workspaces = createWorkspaceService({ store });
@@ -195,6 +196,7 @@ export function buildServices(
       version: APP_VERSION,
       lifecycle,
       invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
+      log,
     }),
   };
   return services;

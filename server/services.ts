@@ -28,7 +28,12 @@ import type { ReferenceService } from './surfaces/reference/service.js';
  * What the process hosting the server hands it: the desktop shell's settings file and packaged dashboard, or Vite
  * in `npm run dev`. A headless server has neither (its settings are its flags; the dashboard comes from dist/).
  */
-export type HostHooks = { dashboard?: DashboardSource; instanceSettings?: InstanceSettingsStore };
+export type HostHooks = {
+  dashboard?: DashboardSource;
+  instanceSettings?: InstanceSettingsStore;
+  /** The file the desktop app's log is written to now (it rotates); none elsewhere. */
+  logFile?: () => string;
+};
 
 /** Things to stop when the server closes (timers, workers, sockets); `closing` turns true once it starts to. */
 export type Lifecycle = { onClose(stop: () => Promise<void> | void): void; closing(): boolean };

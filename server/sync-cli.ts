@@ -46,7 +46,8 @@ async function main(workspaceName: string, { values }: ReadCommandLine<typeof sy
     fsync: process.env.FOLIO_FSYNC !== '0',
     quiet: true,
   });
-  const log = (line: string) => console.error(line);
+  const { createLogger } = await import('./log.js');
+  const log = createLogger(config, (line) => console.error(line));
   const store = await openStore({ dataDir: config.dataDir, fsync: config.fsync, log }).catch((error) => {
     if (/already using/.test((error as Error).message))
       throw new Error(

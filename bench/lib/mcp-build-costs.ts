@@ -3,6 +3,7 @@
 // each HTTP request now gets. Plain objects, no HTTP: `node --import tsx bench/lib/mcp-build-costs.ts`.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { InvokeDeps } from '../../server/http/invoke-route.js';
+import { silentLogger } from '../../server/log.js';
 import { createMcpService } from '../../server/surfaces/mcp/service.js';
 import { createSessionServer } from '../../server/surfaces/mcp/session-server.js';
 import { capabilities, namedRoutes } from '../../server/surfaces/route-table.js';
@@ -16,7 +17,8 @@ const time = (n: number, work: () => unknown) => {
 const routes = namedRoutes();
 const lifecycle = { onClose: () => undefined };
 const invoke = () => ({}) as InvokeDeps;
-const build = () => createMcpService({ routes, capabilities, version: 'bench', lifecycle, invoke });
+const build = () =>
+  createMcpService({ routes, capabilities, version: 'bench', lifecycle, invoke, log: silentLogger });
 const service = build();
 const viewer = { kind: 'key' as const, keyId: 'k', workspaceId: 'w', services: ['assets' as const] };
 const costs = {

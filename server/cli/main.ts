@@ -29,8 +29,9 @@ async function main(): Promise<void> {
     import('./export.js'),
     import('./import.js'),
   ]);
+  const { createLogger } = await import('../log.js');
   const log = (line: string) => console.log(line);
-  const store = await openStore({ ...config, log });
+  const store = await openStore({ ...config, log: createLogger(config, log) });
   try {
     if (command === 'export') await exportStore(store, dir, log);
     else await importStore(store, dir, log);

@@ -1,17 +1,15 @@
 import type { Middleware } from 'koa';
-import { ZodError } from 'zod';
-import { InvalidCursor, ScopeGone, StorageFailure, StoreConflict } from '../store/errors.js';
-import { HttpError } from './errors.js';
-
-type Logger = Pick<Console, 'error'>;
+import type { Logger } from '../log.js';
+import { asHttpError } from './as-http-error.js';
 
 /** Outermost middleware: every failure leaves as `{ error, ...details }`; nothing unexpected leaks. */
-export function errorBoundary(log: Logger = console): Middleware {
+export function errorBoundary(log: Logger): Middleware {
   return async function errorBoundaryMiddleware(ctx, next) {
     try {
       await next();
     } catch (error) {
-      const { status, body, headers } = toResponse(error, log);
+      const where = `${ctx.method} ${ctx._matchedRoute ?? 'an unrouted path'}`;
+      const { status, body, headers } = toResponse(error, log, where);
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = status;
       ctx.set(headers);
@@ -20,41 +18,17 @@ export function errorBoundary(log: Logger = console): Middleware {
   };
 }
 
-export function toResponse(error: unknown, log: Logger) {
-  error = fromStoreError(error);
-  if (error instanceof HttpError)
-    return { status: error.status, body: { error: error.message, ...error.details }, headers: error.headers };
-  if (error instanceof ZodError) {
-    const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    const first = issues[0];
-    const error400 = first ? `Invalid ${first.path || 'request'}: ${first.message}` : 'Invalid request';
-    return { status: 400, body: { error: error400, issues }, headers: {} };
+/**
+ * Any error as the status, body and headers a client gets (asHttpError). `where` names what failed in the log: a
+ * route pattern or a tool, never a path, which may carry a token. An unexpected error is logged with its stack; an
+ * expected 5xx (a missing model, a storage failure) as a warning.
+ */
+export function toResponse(error: unknown, log: Logger, where: string) {
+  const known = asHttpError(error);
+  if (!known) {
+    log.error(`Unexpected error in ${where}`, error);
+    return { status: 500, body: { error: 'Internal server error' }, headers: {} };
   }
-  const status = (error as { status?: number; expose?: boolean }).status;
-  if (status && status >= 400 && status < 500)
-    return { status, body: { error: clientMessage(error) }, headers: {} };
-  log.error(error);
-  return { status: 500, body: { error: 'Internal server error' }, headers: {} };
-}
-
-/** Body-parser errors (koa-body / co-body / raw-body) rephrased to say what to fix. */
-function clientMessage(error: unknown): string {
-  const { type, status, message } = error as { type?: string; status: number; message: string };
-  if (type === 'entity.too.large' || status === 413) return 'Request body is too large';
-  if (type === 'entity.parse.failed' || /JSON/i.test(message)) return 'Request body is not valid JSON';
-  if (type === 'encoding.unsupported') return 'Unsupported request body encoding';
-  if (status === 415) return 'Unsupported content type: send application/json';
-  return message;
-}
-
-/** The store's errors as the statuses a client can act on. */
-function fromStoreError(error: unknown): unknown {
-  if (error instanceof InvalidCursor) return new HttpError(400, error.message);
-  if (error instanceof StoreConflict) return new HttpError(409, `That ${error.field} is already taken`);
-  if (error instanceof ScopeGone) return new HttpError(410, 'This workspace was deleted');
-  if (error instanceof StorageFailure) {
-    if (error.full) return new HttpError(507, error.message);
-    return new HttpError(503, `${error.message}; nothing was saved, try again`, {}, { 'Retry-After': '5' });
-  }
-  return error;
+  if (known.status >= 500) log.warn(`${where} answered ${known.status} (${known.code}): ${known.message}`);
+  return { status: known.status, body: { error: known.message, ...known.details }, headers: known.headers };
 }

@@ -1,15 +1,42 @@
-// The one error type services throw; error-boundary.ts turns it into `{ error, ...details }` (docs/api.md#errors).
+// The one error shape: a status, a code, a message and details. Services and engines throw these (or subclasses
+// that fix a code), and as-http-error.ts turns anything thrown into one; the body a client gets is
+// `{ error: message, ...details }` (docs/api.md#errors). The code names the error for the server's log and for
+// callers in this process; bodies keep the documented shape.
 export class HttpError extends Error {
+  readonly code: string;
   constructor(
     readonly status: number,
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    code?: string,
   ) {
     super(message);
     this.name = 'HttpError';
+    this.code = code ?? codeOfStatus(status);
   }
 }
+
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  410: 'gone',
+  413: 'too_large',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  500: 'internal',
+  502: 'bad_gateway',
+  503: 'unavailable',
+  507: 'storage_full',
+};
+
+export const codeOfStatus = (status: number) => CODES[status] ?? `http_${status}`;
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new HttpError(400, message, details);

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import Cookies from 'cookies';
 import { match } from 'path-to-regexp';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { Logger } from '../log.js';
 import { bearerOf, type CredentialResolvers, identify, SESSION_COOKIE } from './authenticate.js';
 import { authorize, type WorkspaceDirectory } from './authorize.js';
 import { toResponse } from './error-boundary.js';
@@ -39,6 +40,7 @@ export type SocketDeps = {
   hostPolicy: HostPolicy;
   ownOrigins: () => string[];
   services: RouteServices;
+  log: Logger;
 };
 
 export function mountSockets(http: Server, sockets: SocketDefinition[], deps: SocketDeps): WebSocketServer {
@@ -52,11 +54,13 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
     // upgrade is checked (or answered) must not end the server. ws listens itself once it has the socket.
     const dropOnError = () => stream.destroy();
     stream.on('error', dropOnError);
+    let path = 'an unrouted path';
     try {
       checkHost(req, deps.hostPolicy);
       const url = new URL(req.url ?? '/', 'http://placeholder');
       const found = routes.map((r) => ({ ...r, m: r.match(url.pathname) })).find((r) => r.m);
       if (!found?.m) throw new HttpError(404, `Not found: ${url.pathname}`);
+      path = found.socket.path;
       const params = found.m.params as Record<string, string>;
       const input = await authorizeUpgrade(req, url, found.socket, params, deps);
       if (stream.destroyed) return;
@@ -68,7 +72,7 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
         found.socket.handler(ws, input, deps.services);
       });
     } catch (error) {
-      if (!stream.destroyed) refuse(stream, error);
+      if (!stream.destroyed) refuse(stream, toResponse(error, deps.log, `WebSocket ${path}`));
     }
   });
   return wss;
@@ -97,8 +101,7 @@ async function authorizeUpgrade(
   return { workspace: workspace!, viewer, params, query: url.searchParams };
 }
 
-function refuse(stream: Duplex, error: unknown): void {
-  const { status, body, headers } = toResponse(error, console);
+function refuse(stream: Duplex, { status, body, headers }: ReturnType<typeof toResponse>): void {
   const json = JSON.stringify(body);
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)

@@ -5,6 +5,7 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { createFileBlobs } from './file/blobs.js';
 import type { FaultInjector } from './file/faults.js';
 import { openFileStore } from './file/store.js';
@@ -14,7 +15,7 @@ import type { BlobStore, Store } from './types.js';
 
 export type StoreConfig = Pick<Config, 'dataDir' | 'fsync'> &
   Partial<Pick<Config, 'database' | 's3' | 'nodeId'>> & {
-    log?: (line: string) => void;
+    log?: Logger;
     /** Tests only (file backend): injected write faults, a small compaction threshold. */
     faults?: FaultInjector;
     compactAtBytes?: number;

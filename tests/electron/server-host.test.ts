@@ -1,9 +1,9 @@
 // The shell's in-process server, without Electron: saved settings applied, another port when the saved one is
 // taken, the packaged dashboard served, the settings screen able to save.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../electron/secrets.js';
@@ -67,6 +67,18 @@ describe('server host', () => {
       body: JSON.stringify({ port: 4790 }),
     });
     expect((await saved.json()).saved.port).toBe(4790);
+  });
+
+  it('keeps its log in a file in the data folder, which the settings name for Settings to reveal', async () => {
+    const signIn = await fetch(await host.mintSignInLink(), { redirect: 'manual' });
+    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
+    const settings = await (await fetch(`${host.url}/api/v1/settings`, { headers: { cookie } })).json();
+    expect(settings.running.logFile).toBe(host.logFile());
+    expect(dirname(host.logFile())).toBe(join(userData, 'logs'));
+    expect(basename(host.logFile())).toMatch(/^folio\.\d+\.log$/);
+    await expect
+      .poll(() => readFile(host.logFile(), 'utf8').catch(() => ''))
+      .toMatch(new RegExp(`Z INFO  Folio listening on ${host.url}$`, 'm'));
   });
 
   it('keeps hosted sync keys with the shell’s safeStorage box', async () => {

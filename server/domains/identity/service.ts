@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
 import { hashSecret } from '../../http/secret-hash.js';
 import type { Viewer } from '../../http/viewer.js';
+import type { Logger } from '../../log.js';
 import { newId } from '../../store/ids.js';
 import type { Store } from '../../store/types.js';
 import type { WorkspaceService } from '../workspaces/service.js';
@@ -18,7 +19,7 @@ export type IdentityDeps = {
   store: Store;
   config: Config;
   workspaces: WorkspaceService;
-  log: (line: string) => void;
+  log: Logger;
 };
 
 export function createIdentityService({ store, config, workspaces, log }: IdentityDeps) {
@@ -72,7 +73,7 @@ export function createIdentityService({ store, config, workspaces, log }: Identi
       ...(listed ? { url } : {}),
     });
     if (announce && mailer) await mailer.sendSignInLink(email, url, LINK_MINUTES);
-    if (listed) log(`Sign-in link for ${email}: ${url}`);
+    if (listed) log.info(`Sign-in link for ${email}: ${url}`);
     return url;
   }
 

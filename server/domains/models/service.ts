@@ -3,11 +3,9 @@ import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import { findCatalogModel, modelCatalog } from '../../engines/whisper/model-catalog.js';
-import { InvalidModelError } from '../../engines/whisper/model-header.js';
-import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { downloadModel } from './download-model.js';
 import { importModel } from './import-model.js';
-import { ModelError } from './model-errors.js';
 import type { ModelStore } from './model-store.js';
 import { checkModelFileName, partPath } from './models-dir.js';
 
@@ -108,12 +106,7 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
       return model;
     }
     if (!source.url) throw notFound(`Model "${name}" in the catalog`);
-    let file: string;
-    try {
-      file = checkModelFileName(`ggml-${name}.bin`);
-    } catch (error) {
-      rethrow(error);
-    }
+    const file = checkModelFileName(`ggml-${name}.bin`);
     return { name, file, bytes: undefined, sha256: source.sha256 };
   }
 
@@ -135,13 +128,13 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
   }
 
   async function importFrom(path: string, file?: string) {
-    const { path: installed, header } = await importModel({ dataDir, sourcePath: path, file }).catch(rethrow);
+    const { path: installed, header } = await importModel({ dataDir, sourcePath: path, file });
     return { file: basename(installed), path: installed, header };
   }
 
   async function setActive(name: string) {
     const file = findCatalogModel(name)?.file ?? name;
-    const model = await modelStore.setActive(file).catch(rethrow);
+    const model = await modelStore.setActive(file);
     active.useInstalled();
     const { header: _h, ...rest } = model;
     return rest;
@@ -163,7 +156,7 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
     if (!installed) throw notFound(`Installed model "${name}"`);
     if (installed.path === (await active.activePath()))
       throw conflict(`${file} is the active model: choose another one before deleting it`);
-    await modelStore.remove(file).catch(rethrow);
+    await modelStore.remove(file);
   }
 
   return {
@@ -182,11 +175,3 @@ export function createModelManager({ dataDir, modelStore, active, baseUrl }: Mod
 }
 
 export type ModelManager = ReturnType<typeof createModelManager>;
-
-/** models/ errors carry their own status; these become our `{ error }` answers. */
-function rethrow(error: unknown): never {
-  if (error instanceof ModelError)
-    throw new HttpError(error.status >= 500 ? 502 : error.status, error.message);
-  if (error instanceof InvalidModelError) throw badRequest(error.message);
-  throw error;
-}

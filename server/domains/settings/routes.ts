@@ -16,6 +16,7 @@ async function view(origin: string, { config, host, engine }: RouteServices, sav
     whisperThreads: config.whisperThreads,
     whisperDevice: engine.devicePreference(),
     whisperModel: config.whisperModel ?? null,
+    logFile: host.logFile?.() ?? null,
   };
   const restartRequired = Boolean(
     stored &&

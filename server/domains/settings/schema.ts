@@ -41,6 +41,10 @@ export const SettingsView = z.object({
     whisperThreads: z.number(),
     whisperDevice: z.enum(['auto', 'cpu', 'gpu']).describe('The device preference in effect now'),
     whisperModel: z.string().nullable(),
+    logFile: z
+      .string()
+      .nullable()
+      .describe("The desktop app's log file being written now (it rotates); null for a headless server"),
   }),
   saved: InstanceSettings.nullable().describe(
     'What the app starts with next time; null when started from the command line',

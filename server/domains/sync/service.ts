@@ -1,5 +1,6 @@
 /** Sync: the receiving side (hosted/) and the syncing side (desktop/) of the same domain, over one set of kinds (kinds/) and one protocol (protocol/). */
 import type { Config } from '../../config.js';
+import type { Logger } from '../../log.js';
 import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { ChunkedUploads } from '../chunked-uploads/service.js';
@@ -25,7 +26,7 @@ export type SyncServiceDeps = {
   chunkedUploads: ChunkedUploads;
   /** The desktop shell's keychain-backed box for the hosted keys; headless, a 0600 file holds them. */
   secretBox?: SecretBox;
-  log: (line: string) => void;
+  log: Logger;
 };
 
 export function createSyncService(deps: SyncServiceDeps) {

@@ -5,6 +5,7 @@
  * finishes each job. A row whose lease ran out (its node died) goes back to pending; at start a node also takes
  * back its own.
  */
+import type { Logger } from '../../log.js';
 import type { Patch, Store } from '../../store/types.js';
 import { transcriptsCollection } from './collections.js';
 import type { TranscriptRecord } from './schema.js';
@@ -15,7 +16,7 @@ export interface JobLeaseDeps {
   node: string;
   /** How long a job stays held without a renewal. */
   leaseMs: number;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 export function createJobLeases({ store, node, leaseMs, log }: JobLeaseDeps) {
@@ -71,7 +72,9 @@ export function createJobLeases({ store, node, leaseMs, log }: JobLeaseDeps) {
           { if: { status: 'processing', node: t.node ?? null, leaseUntil: t.leaseUntil ?? null } },
         );
         if (requeued && !startup)
-          log(`Transcription queue: ${t.id} was held by ${t.node}, which stopped renewing it; re-queued`);
+          log.warn(
+            `Transcription queue: ${t.id} was held by ${t.node}, which stopped renewing it; re-queued`,
+          );
       }
     }
   }

@@ -7,6 +7,7 @@
  * that cannot transcribe (`canRun`) leaves jobs to the nodes that can, taking one only once it has waited
  * `unclaimedMs`, so that it fails with the reason rather than waiting for ever.
  */
+import { type Logger, silentLogger } from '../../log.js';
 import type { Store } from '../../store/types.js';
 import { transcriptsCollection } from './collections.js';
 import { type JobContext, type JobResult, jobKey } from './job.js';
@@ -19,7 +20,7 @@ export interface QueueDeps {
   store: Store;
   run(job: JobContext): Promise<JobResult>;
   concurrency?: number;
-  log?: (line: string) => void;
+  log?: Logger;
   /** This node's name in the jobs it holds (config.nodeId). */
   node?: string;
   /** How long a job stays held without a renewal. */
@@ -47,7 +48,7 @@ export function createTranscriptQueue({
   store,
   run,
   concurrency = 1,
-  log = () => {},
+  log = silentLogger,
   node = 'local',
   leaseMs = 30_000,
   pollMs,
@@ -65,7 +66,7 @@ export function createTranscriptQueue({
   let starts = 0;
   const transcripts = (workspaceId: string) => store.collection(transcriptsCollection, workspaceId);
   const isRunning = (workspaceId: string, id: string) => running.has(jobKey(workspaceId, id));
-  const logError = (error: unknown) => log(`Transcription queue: ${(error as Error).message}`);
+  const logError = (error: unknown) => log.error(`Transcription queue: ${(error as Error).message}`, error);
 
   /** Jobs whose node is gone go back to pending (at start, also those this node held before it restarted). */
   const recover = (startup = true) => leases.recover(startup, isRunning);

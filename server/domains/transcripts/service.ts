@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
+import type { Logger } from '../../log.js';
 import { newId } from '../../store/ids.js';
 import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
@@ -21,7 +22,7 @@ export interface TranscriptServiceDeps {
   assets: AssetService;
   /** The Whisper engine of the active model, built once for the instance (whisper/active-engine.ts). */
   active: ActiveEngine;
-  log: (line: string) => void;
+  log: Logger;
   /** Jobs run at once on the engine (default 1: the worker runs one job at a time anyway). */
   concurrency?: number;
   /**

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import type { Config } from '../../config.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { Logger } from '../../log.js';
 import type { Store } from '../../store/types.js';
 import type { IdentityService } from '../identity/service.js';
 import type { InstanceSettings } from '../settings/schema.js';
@@ -31,7 +32,7 @@ export type WatchedFolderDeps = {
   workspaces: WorkspaceService;
   identity: IdentityService;
   settings: () => InstanceSettingsStore | undefined;
-  log: (line: string) => void;
+  log: Logger;
   /** How long a file's size must hold still before it is imported (folder-watcher.ts STABLE_MS). */
   stableMs?: number;
 };
@@ -113,7 +114,7 @@ export function createWatchedFolderService(deps: WatchedFolderDeps) {
   function reopen(entry: Running): void {
     if (closed || running.get(entry.id) !== entry) return;
     running.delete(entry.id);
-    void open(entry).catch((error) => log(`Watched folder ${entry.path}: ${(error as Error).message}`));
+    void open(entry).catch((error) => log.warn(`Watched folder ${entry.path}: ${(error as Error).message}`));
   }
 
   async function ownerWorkspace(): Promise<string | null> {
@@ -139,12 +140,12 @@ export function createWatchedFolderService(deps: WatchedFolderDeps) {
           entry.errors = [
             { name: path, error: error.message, transcriptId: null, at: new Date().toISOString() },
           ];
-          log(`Watched folder: could not import ${path}: ${error.message}`);
+          log.warn(`Watched folder: could not import ${path}: ${error.message}`);
           return undefined;
         },
       );
       if (done?.kind === 'imported') {
-        log(`Watched folder: importing ${done.row.name} (transcript ${done.row.transcriptId})`);
+        log.info(`Watched folder: importing ${done.row.name} (transcript ${done.row.transcriptId})`);
         void settle(entry, done.row);
       }
     });
@@ -153,7 +154,7 @@ export function createWatchedFolderService(deps: WatchedFolderDeps) {
   const settle = (entry: Running, row: Parameters<typeof settleImport>[2]) =>
     entry.workspaceId
       ? settleImport({ store, transcripts, log }, { ...entry, workspaceId: entry.workspaceId }, row).catch(
-          (error: Error) => log(`Watched folder: ${row.name}: ${error.message}`),
+          (error: Error) => log.warn(`Watched folder: ${row.name}: ${error.message}`),
         )
       : undefined;
 

@@ -4,13 +4,14 @@
  * asks for it. Runs again at start-up for rows whose transcript was still running when Folio stopped.
  */
 import { join } from 'node:path';
+import type { Logger } from '../../log.js';
 import type { Store } from '../../store/types.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import { watchedFilesCollection } from './collections.js';
 import type { BesideFormat, WatchedFileRecord } from './schema.js';
 import { writeBeside } from './write-beside.js';
 
-export type SettleDeps = { store: Store; transcripts: TranscriptService; log: (line: string) => void };
+export type SettleDeps = { store: Store; transcripts: TranscriptService; log: Logger };
 
 export async function settleImport(
   { store, transcripts, log }: SettleDeps,
@@ -27,7 +28,7 @@ export async function settleImport(
   if (!outcome || outcome.status === 'failed') {
     const error = outcome?.error ?? 'the transcript was deleted';
     await rows.update(row.id, { status: 'failed', error, updatedAt: at });
-    log(`Watched folder: ${row.name} failed: ${error}`);
+    log.warn(`Watched folder: ${row.name} failed: ${error}`);
     return;
   }
   await rows.update(row.id, { status: 'completed', error: null, updatedAt: at });
@@ -36,8 +37,8 @@ export async function settleImport(
   const { skipped } = await writeBeside(join(target.root, row.name), target.beside, (format) =>
     transcripts.exportAs(transcript, format),
   ).catch((error: Error) => {
-    log(`Watched folder: could not write the transcript beside ${row.name}: ${error.message}`);
+    log.warn(`Watched folder: could not write the transcript beside ${row.name}: ${error.message}`);
     return { skipped: [] };
   });
-  for (const path of skipped) log(`Watched folder: ${path} exists, so it was left as it is`);
+  for (const path of skipped) log.info(`Watched folder: ${path} exists, so it was left as it is`);
 }

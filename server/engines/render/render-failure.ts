@@ -1,14 +1,12 @@
+import { HttpError } from '../../http/errors.js';
+
 /**
  * What a render task throws for bad or oversized input. It crosses the worker boundary as plain data
  * (render-worker.mjs) and becomes an HttpError with the same status on the main thread (render-pool.ts).
  */
-export class RenderFailure extends Error {
-  constructor(
-    readonly status: 400 | 413 | 422,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
+export class RenderFailure extends HttpError {
+  constructor(status: 400 | 413 | 422, message: string, details: Record<string, unknown> = {}) {
+    super(status, message, details);
     this.name = 'RenderFailure';
   }
 }

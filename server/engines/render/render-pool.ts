@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Tinypool } from 'tinypool';
 import { HttpError, serviceUnavailable, unprocessable } from '../../http/errors.js';
+import type { Logger } from '../../log.js';
 import { prebuilt, prebuiltFile } from '../prebuilt.js';
 import { assertDocumentDepth } from './document-depth.js';
 
@@ -20,7 +21,7 @@ export type RenderPoolOptions = {
   /** V8 heap per render process; a render past it fails with 422 instead of taking the server down. */
   maxHeapMb?: number;
   /** Where a render process that ended between tasks, or could not start, is reported. */
-  log?: (line: string) => void;
+  log?: Logger;
 };
 
 type TaskAnswer = {
@@ -57,7 +58,7 @@ export function createRenderPool(options: RenderPoolOptions) {
   // reported here: tinypool emits it on the pool, and unheard it would end the server. The next task starts anew.
   const startsUnderWay = new Set<(error: Error) => void>();
   pool.on('error', (error: Error) => {
-    options.log?.(
+    options.log?.warn(
       `A render process ended outside a render (${error.message}); the next render starts a new one`,
     );
     for (const fail of startsUnderWay) fail(error);

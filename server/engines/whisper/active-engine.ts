@@ -5,6 +5,7 @@
  */
 import { access, constants } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { Logger } from '../../log.js';
 import { type DevicePreference, describeDevice, hasGpuModule, type TranscriptionDevice } from './device.js';
 import { EngineError } from './errors.js';
 import { ffmpegChooser } from './ffmpeg-binary.js';
@@ -27,7 +28,7 @@ export interface ActiveEngineDeps {
   tmpDir: string;
   /** Which ffmpeg decodes uploads and the longest recording; the engine's default when not given (tests). */
   decoder?: AudioDecoder;
-  log: (line: string) => void;
+  log: Logger;
   /** A job with no sign of life for this long is ended (worker-process.ts DEFAULT_STALL_MS). */
   stallMs?: number;
   /** For tests: a fake engine instead of the whisper.cpp worker. */
@@ -160,7 +161,7 @@ export function createActiveEngine(deps: ActiveEngineDeps) {
     try {
       await readModelHeader(path);
     } catch (error) {
-      deps.log(`Whisper model problem: ${describeProblem(path, error)}`);
+      deps.log.warn(`Whisper model problem: ${describeProblem(path, error)}`);
     }
   }
 

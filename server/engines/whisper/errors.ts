@@ -1,4 +1,6 @@
-/** Engine errors carry `status` and `expose` so an HTTP error boundary can pass them through as-is. */
+/** Engine errors are HttpErrors with a code of their own, so every caller answers one with the same status. */
+import { HttpError } from '../../http/errors.js';
+
 export type EngineErrorCode =
   | 'not_built'
   | 'model_missing'
@@ -20,25 +22,17 @@ const statusByCode: Record<EngineErrorCode, number> = {
   failed: 500,
 };
 
-export class EngineError extends Error {
-  readonly status: number;
-  readonly expose = true;
-  constructor(
-    readonly code: EngineErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class EngineError extends HttpError {
+  declare readonly code: EngineErrorCode;
+  constructor(code: EngineErrorCode, message: string) {
+    super(statusByCode[code], message, {}, {}, code);
     this.name = 'EngineError';
-    this.status = statusByCode[code];
   }
 }
 
-export class AudioDecodeError extends Error {
-  readonly status = 422;
-  readonly expose = true;
-  readonly code = 'bad_audio';
+export class AudioDecodeError extends HttpError {
   constructor(message: string) {
-    super(message);
+    super(422, message, {}, {}, 'bad_audio');
     this.name = 'AudioDecodeError';
   }
 }

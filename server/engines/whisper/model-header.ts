@@ -1,6 +1,7 @@
 /** Reads and checks the header of a legacy ggml Whisper model without loading it. */
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { HttpError } from '../../http/errors.js';
 
 export const GGML_MAGIC = 0x67676d6c;
 
@@ -18,14 +19,11 @@ export interface ModelHeader {
   ftype: number;
 }
 
-export class InvalidModelError extends Error {
-  readonly status = 422;
-  readonly expose = true;
-  constructor(
-    readonly code: 'model_missing' | 'model_invalid',
-    message: string,
-  ) {
-    super(message);
+/** A file named as a model that is missing or is not one: the caller's input is at fault (400). */
+export class InvalidModelError extends HttpError {
+  declare readonly code: 'model_missing' | 'model_invalid';
+  constructor(code: 'model_missing' | 'model_invalid', message: string) {
+    super(400, message, {}, {}, code);
     this.name = 'InvalidModelError';
   }
 }

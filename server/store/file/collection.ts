@@ -6,6 +6,7 @@
 // Inside a unit of work (unit-of-work.ts) a write is held by the unit instead of journaled at once.
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Logger } from '../../log.js';
 import { asStorageFailure, StoreConflict } from '../errors.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -20,7 +21,7 @@ import type { UniqueIndexes } from './unique-indexes.js';
 export type CollectionOptions = {
   fsync: boolean;
   compactAtBytes: number;
-  log: (line: string) => void;
+  log: Logger;
   /** Marks a write under way; throws when the scope may no longer be written (a dropped workspace). */
   enterWrite: () => () => void;
   faults?: FaultInjector;
@@ -101,7 +102,7 @@ export function createFileCollection<T extends Row>(
     } catch (error) {
       // The journal still holds everything: compaction only saves space, so it waits and tries again later.
       compactionBlockedUntil = Date.now() + options.compactionRetryMs;
-      options.log(`Compacting ${files.snapshot} failed (${(error as Error).message}); will retry`);
+      options.log.warn(`Compacting ${files.snapshot} failed (${(error as Error).message}); will retry`);
     }
   }
 

@@ -2,6 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { consoleLogger, type Logger } from '../../log.js';
 
 /**
  * One server per data directory: a second one would interleave journal writes. proper-lockfile only calls
@@ -11,7 +12,7 @@ import lockfile from 'proper-lockfile';
  */
 export async function lockDataDir(
   dataDir: string,
-  log: (line: string) => void = console.error,
+  log: Logger = consoleLogger,
 ): Promise<() => Promise<void>> {
   const lockfilePath = join(dataDir, '.lock');
   const options = {
@@ -20,7 +21,7 @@ export async function lockDataDir(
     update: 5_000,
     // proper-lockfile throws from a timer by default when it cannot refresh the lock (a full disk): that would kill
     // the server over a heartbeat. holderIsGone still keeps a second server out while this one lives.
-    onCompromised: (error: Error) => log(`Data directory lock could not be refreshed: ${error.message}`),
+    onCompromised: (error: Error) => log.warn(`Data directory lock could not be refreshed: ${error.message}`),
   };
   const ownerFile = join(dataDir, '.lock-owner');
   let release: () => Promise<void>;

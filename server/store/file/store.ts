@@ -6,6 +6,7 @@
 //   tmp/                                   uploads in flight, emptied at start-up
 import { mkdir, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { consoleLogger, type Logger } from '../../log.js';
 import { createScopeGate } from '../scope-gate.js';
 import { type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
 import { createFileBlobs } from './blobs.js';
@@ -30,7 +31,7 @@ export type FileStoreOptions = {
   dataDir: string;
   fsync?: boolean;
   compactAtBytes?: number;
-  log?: (line: string) => void;
+  log?: Logger;
   /** Tests only: fail chosen write steps as a full or failing disk would. */
   faults?: FaultInjector;
   compactionRetryMs?: number;
@@ -47,7 +48,7 @@ const droppedWorkspaces = defineCollection<{ id: string; droppedAt: string }>({
 
 export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const { dataDir } = options;
-  const log = options.log ?? console.error;
+  const log = options.log ?? consoleLogger;
   const fsync = options.fsync ?? true;
   const compactAtBytes = options.compactAtBytes ?? 4 << 20;
   await mkdir(dataDir, { recursive: true });

@@ -7,6 +7,7 @@
 // workspace, as on PostgreSQL, where each write holds the workspace's change counter until commit.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Logger } from '../../log.js';
 import { asStorageFailure } from '../errors.js';
 import type { ScopeGate } from '../scope-gate.js';
 import type { BlobStore, Collection, CollectionSpec, Row, UnitOfWork } from '../types.js';
@@ -29,7 +30,7 @@ export type FileUnitsOptions = {
   gate: ScopeGate;
   blobs: BlobStore;
   open<T extends Row>(spec: CollectionSpec<T>, scope: string): FileCollection<T>;
-  log: (line: string) => void;
+  log: Logger;
 };
 
 export function createFileUnits(options: FileUnitsOptions) {
@@ -114,7 +115,7 @@ export function createFileUnits(options: FileUnitsOptions) {
     const failed = landed.find((result) => result.status === 'rejected');
     if (failed) {
       unlanded.add(scope);
-      options.log(`A unit of work's copy failed (${failed.reason?.message}); the unit journal keeps it`);
+      options.log.warn(`A unit of work's copy failed (${failed.reason?.message}); the unit journal keeps it`);
     } else if (!unlanded.has(scope) && journalOf(scope).size() > RESET_AT_BYTES)
       await journalOf(scope).reset();
   }

@@ -3,6 +3,7 @@
 // decides an outcome is held in this process's memory. Loaded only when FOLIO_DATABASE_URL is set.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { consoleLogger, type Logger } from '../../log.js';
 import type { BlobStore, CollectionSpec, Row, Store } from '../types.js';
 import { runUnitOfWork } from '../unit-of-work.js';
 import { createPostgresCollection, type TransactionRunner } from './collection.js';
@@ -25,7 +26,7 @@ export type PostgresStoreOptions = {
   /** This node's local scratch space. */
   tmpDir: string;
   poolSize?: number;
-  log?: (line: string) => void;
+  log?: Logger;
   /** Sees every statement sent (tests check that each names its workspace). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 };
@@ -36,10 +37,10 @@ export type PostgresStore = Store & {
 };
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
-  const log = options.log ?? console.error;
+  const log = options.log ?? consoleLogger;
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
   // An idle connection that breaks (a restarted server) must not take the process down; the pool replaces it.
-  pool.on('error', (error) => log(`PostgreSQL connection lost: ${error.message}`));
+  pool.on('error', (error) => log.warn(`PostgreSQL connection lost: ${error.message}`));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [utf8TextPlugin],

@@ -5,6 +5,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { toResponse } from '../../http/error-boundary.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
 import type { ServiceName, Viewer } from '../../http/viewer.js';
+import type { Logger } from '../../log.js';
 
 export type KeyViewer = Extract<Viewer, { kind: 'key' }>;
 export type Caller = {
@@ -48,9 +49,9 @@ export const mayUse = (caller: Pick<Caller, 'services'>, service: ServiceName | 
   !service || caller.services.includes(service);
 
 /** A route's error as a JSON-RPC error (resources and prompts have no tool-error form): same body, its status. */
-export function asMcpError(error: unknown, log: Pick<Console, 'error'>): McpError {
+export function asMcpError(error: unknown, log: Logger): McpError {
   if (error instanceof McpError) return error;
-  const { status, body } = toResponse(error, log);
+  const { status, body } = toResponse(error, log, 'an MCP resource or prompt');
   const code =
     status === 404 ? RESOURCE_NOT_FOUND : status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
   return new McpError(code, body.error, { httpStatus: status, ...body });

@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
+import type { Logger } from '../../log.js';
 import { callerOf, depsFor, mayUse } from './caller.js';
 import type { McpTool } from './tools/tool.js';
 import { toolError, toolResult } from './tools/tool-results.js';
@@ -19,7 +20,7 @@ export type ToolServing = {
   /** Definitions as listed, with anything added for this server (MCP Apps views). */
   definitions: Map<string, Tool>;
   deps: InvokeDeps;
-  log: Pick<Console, 'error'>;
+  log: Logger;
 };
 
 export function serveTools(server: Server, { tools, definitions, deps, log }: ToolServing): void {
@@ -49,7 +50,7 @@ export function serveTools(server: Server, { tools, definitions, deps, log }: To
       const result = await tool.call(args, call);
       return await toolResult(tool.name, result);
     } catch (error) {
-      return toolError(error, log);
+      return toolError(error, log, tool.name);
     }
   });
 }

@@ -11,6 +11,7 @@ import { badRequest, forbidden, HttpError, unsupportedMediaType } from '../../ht
 import type { InvokeDeps } from '../../http/invoke-route.js';
 import { readJsonBody } from '../../http/read-json.js';
 import { type Reply, reply } from '../../http/reply.js';
+import type { Logger } from '../../log.js';
 import type { Capability, NamedRoute } from '../capability.js';
 import { attachViews } from './apps/views.js';
 import { authInfoOf, type KeyViewer } from './caller.js';
@@ -38,7 +39,7 @@ export type McpServiceDeps = {
   lifecycle: { onClose(stop: () => Promise<void>): void };
   /** The invoke dependencies, read on first use (they include the services this one belongs to). */
   invoke: () => InvokeDeps;
-  log?: Pick<Console, 'error'>;
+  log: Logger;
   options?: Partial<McpOptions>;
 };
 
@@ -49,7 +50,7 @@ export function createMcpService(deps: McpServiceDeps) {
     bodyBytes: 16 << 20,
     ...deps.options,
   };
-  const log = deps.log ?? console;
+  const { log } = deps;
   const tools = buildTools(deps.routes);
   const catalog: McpCatalog = {
     tools,

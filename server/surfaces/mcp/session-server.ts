@@ -3,6 +3,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { InvokeDeps } from '../../http/invoke-route.js';
+import type { Logger } from '../../log.js';
 import { asMcpError, callerOf, depsFor, type KeyViewer, mayUse } from './caller.js';
 import type { FolioPrompt } from './prompts.js';
 import type { FixedResource, Reader, TemplateResource } from './resources.js';
@@ -20,7 +21,7 @@ export type McpCatalog = {
   extend?: (server: McpServer, viewer: KeyViewer) => void;
 };
 
-export type SessionServerDeps = { deps: InvokeDeps; log: Pick<Console, 'error'>; version: string };
+export type SessionServerDeps = { deps: InvokeDeps; log: Logger; version: string };
 
 const INSTRUCTIONS = `Folio runs on this machine: files (assets) with shareable links, local Whisper transcription, and published charts, diagrams and pages. Tools are named <capability>_<verb>; you see the ones this API key's services allow. Answer with the URLs Folio returns (urls.page, urls.file) rather than file contents. The whole API is described in the resource folio://reference/llms.txt.`;
 

@@ -4,6 +4,7 @@ import type { ModelManager } from '../../domains/models/service.js';
 import type { Settled } from '../../domains/transcripts/job.js';
 import { presentTranscript } from '../../domains/transcripts/present-transcript.js';
 import type { TranscriptService, UploadSpace } from '../../domains/transcripts/service.js';
+import { statusOf } from '../../http/as-http-error.js';
 import { HttpError } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
@@ -45,12 +46,8 @@ export async function transcribeOpenAi(
 /** The transcript in the format asked for; a failed one is an OpenAI-style `{ error }` with its status. */
 export function openAiReply({ transcript, cause }: Settled, request: OpenAiRequest) {
   if (transcript.status !== 'completed') {
-    const status = (cause as { status?: number } | undefined)?.status;
-    throw new HttpError(
-      status && status >= 400 && status < 600 ? status : 422,
-      transcript.error ?? 'transcription failed',
-      { transcriptId: transcript.id },
-    );
+    const status = cause === undefined ? 422 : statusOf(cause);
+    throw new HttpError(status, transcript.error ?? 'transcription failed', { transcriptId: transcript.id });
   }
   const out = formatOpenAi(presentTranscript(transcript), request);
   return reply.bytes(out.contentType, out.body, { 'X-Folio-Transcript-Id': transcript.id });

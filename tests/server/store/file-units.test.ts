@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { silentLogger } from '../../../server/log.js';
 import type { FaultInjector } from '../../../server/store/file/faults.js';
 import { openFileStore } from '../../../server/store/file/store.js';
 import { UNITS_JOURNAL } from '../../../server/store/file/unit-of-work.js';
@@ -32,7 +33,7 @@ async function storeFailing(fails: (path: string) => boolean) {
   const state = { failing: true };
   const faults: FaultInjector = (step) =>
     state.failing && step.op === 'journal-append' && fails(step.path) ? { code: 'EIO' } : undefined;
-  return { dataDir, state, store: await openFileStore({ dataDir, fsync: false, faults, log: () => {} }) };
+  return { dataDir, state, store: await openFileStore({ dataDir, fsync: false, faults, log: silentLogger }) };
 }
 
 const publish = (store: Awaited<ReturnType<typeof openFileStore>>) =>

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { silentLogger } from '../../../server/log.js';
 import { openFileStore } from '../../../server/store/file/store.js';
 import { UNITS_JOURNAL } from '../../../server/store/file/unit-of-work.js';
 import type { UnitOfWork } from '../../../server/store/types.js';
@@ -25,7 +26,7 @@ afterEach(async () => {
 async function openStore() {
   const dataDir = await mkdtemp(join(tmpdir(), 'folio-batcher-'));
   dirs.push(dataDir);
-  return { dataDir, store: await openFileStore({ dataDir, fsync: false, log: () => {} }) };
+  return { dataDir, store: await openFileStore({ dataDir, fsync: false, log: silentLogger }) };
 }
 
 const unitLines = async (dataDir: string) =>

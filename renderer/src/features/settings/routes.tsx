@@ -16,6 +16,7 @@ import { useUpdateSettings } from './api/update-settings';
 import { DeviceChoice } from './components/device-choice';
 import { WatchedFolders } from './components/watched-folders';
 import './settings.css';
+import { LogFile } from './components/log-file';
 
 export default function SettingsScreen() {
   const settings = useSettings();
@@ -42,6 +43,7 @@ export default function SettingsScreen() {
             <HeadlessSettings view={settings.data} />
           )}
           <WatchedFolders />
+          {settings.data.running.logFile && <LogFile path={settings.data.running.logFile} />}
           <Section
             title="Sync"
             description="Keep a workspace in step with a hosted Folio: connect with a key from it, sync now or on a schedule, and resolve conflicts."

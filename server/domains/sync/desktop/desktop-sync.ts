@@ -2,6 +2,7 @@
 // time per workspace, with live progress), the conflicts list, and the background schedule.
 import { join } from 'node:path';
 import { badRequest, HttpError, serviceUnavailable } from '../../../http/errors.js';
+import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { ConflictRecord, RunSummary } from '../collections.js';
@@ -21,7 +22,7 @@ export type DesktopDeps = {
   kinds: Kinds;
   vault: KeyVault;
   dataDir: string;
-  log: (line: string) => void;
+  log: Logger;
 };
 
 /** `stop` aborts the run: its request under way, or its wait before a retry, ends at once. */

@@ -2,6 +2,7 @@
 // Folio unreachable, refusing, or failing) is tried again after 30 s, 1, 2, 4 … up to 30 minutes, each wait drawn
 // between half and all of that (retry-delay.ts), and the first run that gets through resets that. Item errors are not
 // backed off: the run itself worked.
+import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/types.js';
 import { type RunSummary, syncSettings } from '../collections.js';
 import { withJitter } from './retry-delay.js';
@@ -14,7 +15,7 @@ type State = { nextRunAt: number; failures: number; offline: boolean; busy: bool
 export function createScheduler(deps: {
   store: Store;
   run: (workspaceId: string) => Promise<RunSummary>;
-  log: (line: string) => void;
+  log: Logger;
   now?: () => number;
   /** Draws the jitter of each backoff (Math.random). */
   random?: () => number;
@@ -46,7 +47,7 @@ export function createScheduler(deps: {
           state.offline = Boolean(summary.offline);
           const wait = withJitter(backoffMs(state.failures), deps.random);
           state.nextRunAt = now() + wait;
-          log(
+          log.warn(
             `Sync of ${workspaceId} failed (${summary.error}); trying again in ${Math.round(wait / 1000)} s`,
           );
         } else {
@@ -62,7 +63,7 @@ export function createScheduler(deps: {
     );
     // the settings read can fail (storage): a "Sync now" does not wait on this, so nothing else would hear it
     return recorded.catch((error) => {
-      log(`Sync schedule: ${(error as Error).message}`);
+      log.warn(`Sync schedule: ${(error as Error).message}`);
     });
   }
 
@@ -102,7 +103,7 @@ export function createScheduler(deps: {
         if (ticking) return;
         ticking = true;
         tick()
-          .catch((error) => log(`Sync schedule: ${(error as Error).message}`))
+          .catch((error) => log.warn(`Sync schedule: ${(error as Error).message}`))
           .finally(() => {
             ticking = false;
           });

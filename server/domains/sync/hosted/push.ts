@@ -74,8 +74,6 @@ export function createPusher(deps: { store: Store; kinds: Kinds; heads: Heads; b
       const payload = item.sha256 === DELETED ? null : await payloadOf(workspaceId, adapter, item);
       return await apply(workspaceId, adapter, item, payload, services);
     } catch (error) {
-      if (error instanceof MissingBlob)
-        return { ...base, status: 400, outcome: 'failed', error: error.message };
       if (error instanceof HttpError) {
         const { service } = error.details;
         return {

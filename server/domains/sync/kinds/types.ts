@@ -2,6 +2,7 @@
 // its fields travel (and which of those the hash covers), which bytes it refers to, and how to write a version
 // received from another instance without passing over a newer one. The same adapter runs on both sides.
 import { z } from 'zod';
+import { HttpError } from '../../../http/errors.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { CollectionSpec, Row } from '../../../store/types.js';
 import type { BlobRef, SyncKind } from '../protocol/schema.js';
@@ -83,9 +84,15 @@ export interface KindAdapter {
 }
 
 /** A push or write that cannot happen until bytes arrive: the blob was never uploaded, or is gone. */
-export class MissingBlob extends Error {
+export class MissingBlob extends HttpError {
   constructor(readonly sha256: string) {
-    super(`The blob ${sha256} has not been uploaded; send it in a pack, then push again`);
+    super(
+      400,
+      `The blob ${sha256} has not been uploaded; send it in a pack, then push again`,
+      {},
+      {},
+      'missing_blob',
+    );
     this.name = 'MissingBlob';
   }
 }

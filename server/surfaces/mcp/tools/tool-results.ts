@@ -7,6 +7,7 @@ import { toResponse } from '../../../http/error-boundary.js';
 import { payloadTooLarge } from '../../../http/errors.js';
 import { JsonText } from '../../../http/json-text.js';
 import { isReply, type Reply } from '../../../http/reply.js';
+import type { Logger } from '../../../log.js';
 
 const MAX_INLINE_BYTES = 16 << 20;
 
@@ -23,8 +24,8 @@ function jsonResult(name: string, result: unknown, json: string): CallToolResult
   return { content: [{ type: 'text', text }], ...structured };
 }
 
-export function toolError(error: unknown, log: Pick<Console, 'error'> = console): CallToolResult {
-  const { status, body } = toResponse(error, log);
+export function toolError(error: unknown, log: Logger, tool: string): CallToolResult {
+  const { status, body } = toResponse(error, log, `MCP tool ${tool}`);
   return {
     isError: true,
     content: [{ type: 'text', text: `${status}: ${body.error}` }],

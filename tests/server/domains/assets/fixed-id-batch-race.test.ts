@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { assetBlobKey, assetsCollection } from '../../../../server/domains/assets/collections.js';
 import { createAssetWriter } from '../../../../server/domains/assets/create-asset.js';
+import { silentLogger } from '../../../../server/log.js';
 import { openFileStore } from '../../../../server/store/file/store.js';
 import type { Store } from '../../../../server/store/types.js';
 
@@ -34,7 +35,7 @@ it('keeps the bytes of a fixed id another writer committed meanwhile when a neig
   const store = await openFileStore({
     dataDir,
     fsync: false,
-    log: () => {},
+    log: silentLogger,
     faults: ({ op, path }) =>
       op === 'blob-move' && path.endsWith('/ast_fails') ? { code: 'EIO' } : undefined,
   });

@@ -8,7 +8,9 @@ import { type RunSummary, syncSettings } from '../../../../server/domains/sync/c
 import { createKeyVault, type SecretBox } from '../../../../server/domains/sync/desktop/key-vault.js';
 import { BACKOFF_MAX_MS, createScheduler } from '../../../../server/domains/sync/desktop/scheduler.js';
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';
+import { silentLogger } from '../../../../server/log.js';
 import type { Store } from '../../../../server/store/types.js';
+import { lineLog } from '../../../helpers/line-log.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { standInProxy } from '../../../helpers/stand-in-proxy.js';
 import { type Json, ON_FILES, optIntoSync, upload } from '../../../helpers/sync-pair.js';
@@ -241,18 +243,18 @@ describe('desktop sync routes', () => {
 
 describe('background schedule', () => {
   it('logs a settings read that fails after a run, instead of leaving it unheard (it would end the process)', async () => {
-    const lines: string[] = [];
+    const { log, entries } = lineLog();
     const failing = {
       collection: () => ({ get: () => Promise.reject(new Error('EIO: i/o error, read')) }),
     } as unknown as Store;
     const scheduler = createScheduler({
       store: failing,
       run: async () => ({}) as RunSummary,
-      log: (line) => lines.push(line),
+      log,
     });
     const ran = Promise.resolve({ ok: true } as RunSummary);
     await expect(scheduler.observe('ws_x', ran)).resolves.toBeUndefined();
-    expect(lines).toEqual([expect.stringContaining('EIO: i/o error, read')]);
+    expect(entries).toEqual([{ level: 'warn', message: expect.stringContaining('EIO: i/o error, read') }]);
   });
 
   it('runs opted-in workspaces when due, backs off while the hosted side is unreachable, and resets after a success', async () => {
@@ -265,7 +267,7 @@ describe('background schedule', () => {
     const scheduler = createScheduler({
       store: srv.services.store,
       now: () => now,
-      log: () => undefined,
+      log: silentLogger,
       run: async () => {
         runs.push(now);
         const at = new Date(now).toISOString();

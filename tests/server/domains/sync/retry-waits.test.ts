@@ -6,6 +6,7 @@ import type { RunSummary } from '../../../../server/domains/sync/collections.js'
 import { retryDelayMs, withJitter } from '../../../../server/domains/sync/desktop/retry-delay.js';
 import { backoffMs, createScheduler } from '../../../../server/domains/sync/desktop/scheduler.js';
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';
+import { silentLogger } from '../../../../server/log.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
 import { standInProxy } from '../../../helpers/stand-in-proxy.js';
 import { ON_FILES, optIntoSync } from '../../../helpers/sync-pair.js';
@@ -112,7 +113,7 @@ describe('retry waits are jittered', () => {
       const scheduler = createScheduler({
         store: srv.services.store,
         now: () => now,
-        log: () => undefined,
+        log: silentLogger,
         run: async () => failedRun(now),
       });
       const waits: number[] = [];

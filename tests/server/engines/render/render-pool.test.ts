@@ -6,6 +6,7 @@ import { rendered } from '../../../../server/domains/publishing/serve-rendered.j
 import { createRenderCache } from '../../../../server/engines/render/render-cache.js';
 import { createRenderPool, type RenderPool } from '../../../../server/engines/render/render-pool.js';
 import { HttpError } from '../../../../server/http/errors.js';
+import { lineLog } from '../../../helpers/line-log.js';
 
 let pool: RenderPool;
 beforeAll(async () => {
@@ -90,11 +91,11 @@ describe('render pool', () => {
 
 describe('render pool, processes ending outside a render', () => {
   it('goes on when an idle render process is killed from outside (as the OOM killer may): the next task starts a new one', async () => {
-    const lines: string[] = [];
+    const { log, lines } = lineLog();
     const own = createRenderPool({
       modules: [new URL('./fixtures/pool-tasks.ts', import.meta.url).href],
       threads: 1,
-      log: (line) => lines.push(line),
+      log,
     });
     try {
       await own.warm();
@@ -110,12 +111,12 @@ describe('render pool, processes ending outside a render', () => {
   });
 
   it('answers 503 when a render process cannot start (its modules are missing), each time, without waiting', async () => {
-    const lines: string[] = [];
+    const { log, lines } = lineLog();
     const broken = createRenderPool({
       modules: [new URL('./fixtures/no-such-tasks.ts', import.meta.url).href],
       threads: 1,
       taskTimeoutMs: 60_000,
-      log: (line) => lines.push(line),
+      log,
     });
     try {
       for (const attempt of [1, 2]) {

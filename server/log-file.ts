@@ -1,0 +1,28 @@
+// The desktop app's log file: `<data folder>/logs/folio.<n>.log`, a new one past 5 MB, the newest five kept (pino-roll).
+import { join } from 'node:path';
+import pinoRoll from 'pino-roll';
+
+export type LogFile = {
+  write(line: string): void;
+  /** The file being written now (Settings reveals it). */
+  current(): string;
+  close(): Promise<void>;
+};
+
+export async function openLogFile(dataDir: string, { size = '5m', count = 4 } = {}): Promise<LogFile> {
+  const stream = await pinoRoll({
+    file: join(dataDir, 'logs', 'folio.log'),
+    size,
+    mkdir: true,
+    limit: { count, removeOtherLogFiles: true },
+  });
+  return {
+    write: (line) => void stream.write(line),
+    current: () => stream.file,
+    close: () =>
+      new Promise((resolve) => {
+        stream.once('close', () => resolve());
+        stream.end();
+      }),
+  };
+}
