@@ -3,16 +3,15 @@
  * @fastify/busboy only *marks* an over-limit file as truncated, so a limit hit is turned into 413 here, and every
  * failure removes the temp file before the error leaves. A full disk is the server's problem (507), never the client's.
  */
-import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { nanoid } from 'nanoid';
 import { asStorageFailure, StorageFailure } from '../store/errors.js';
 import { pipeIntoFile } from '../store/file/pipe-into-file.js';
+import { Sha256Stream } from '../store/sha256-stream.js';
 import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
 export interface ReceivedFile {
@@ -146,16 +145,7 @@ async function writeFile(
   );
   // The request may have been refused while beforeFile was deciding: then the file stream is already destroyed.
   if (stream.destroyed) throw badRequest('The upload was refused before its file was read');
-  const hash = createHash('sha256');
-  let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > limit) return done(tooLarge(limit));
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
+  const meter = new Sha256Stream({ maxBytes: limit, overLimit: () => tooLarge(limit) });
   // @fastify/busboy flags `truncated` once a file *reaches* its fileSize, so it gets limit + 1 and the meter above
   // decides.
   let overLimit = false;
@@ -168,8 +158,8 @@ async function writeFile(
   const filename = sanitizeFilename(decodeEncodedWords(info.filename ?? ''));
   return {
     tmpPath,
-    size,
-    sha256: hash.digest('hex'),
+    size: meter.bytes,
+    sha256: meter.digest(),
     filename,
     declaredType: info.mimeType,
     fields: { ...fields },

@@ -11,11 +11,12 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished, type Readable, Transform } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
 import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
+import { Sha256Stream } from '../../store/sha256-stream.js';
 
 /** The upload's bytes, each part at its offset. Not a `.tmp`: it survives a restart, as parts always have. */
 export const dataPath = (dir: string) => join(dir, 'parts.bin');
@@ -37,17 +38,10 @@ export async function receiveInto(
   expected: number,
   running?: Hash,
 ): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > expected)
-        return done(payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`));
-      hash.update(chunk);
-      running?.update(chunk);
-      done(null, chunk);
-    },
+  const meter = new Sha256Stream({
+    maxBytes: expected,
+    overLimit: () => payloadTooLarge(`Part ${index} must be exactly ${expected} bytes; more were sent`),
+    alongside: running,
   });
   // Piped rather than given to pipeline(), which destroys its source on error: the request must stay readable
   // so the rest of its body can be drained after the answer (http/drain-request.ts).
@@ -57,9 +51,9 @@ export async function receiveInto(
     const options = { start: target.start, highWaterMark: 1 << 20 };
     const flags = target.inPlace ? 'r+' : 'w';
     await pipeIntoFile(target.path, (out) => pipeline(meter, out), { ...options, flags });
-    if (size !== expected)
-      throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${size} were sent`);
-    return { size, sha256: hash.digest('hex') };
+    if (meter.bytes !== expected)
+      throw badRequest(`Part ${index} must be exactly ${expected} bytes; ${meter.bytes} were sent`);
+    return { size: meter.bytes, sha256: meter.digest() };
   } catch (error) {
     if (
       (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ||

@@ -5,15 +5,15 @@
  * is written once, into one file at its offset (part-files.ts), and complete hands that file on as a link; in a
  * bucket a part is received into a local temp file, checked, and only then put whole, replacing any earlier copy.
  */
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
 import { badRequest, conflict } from '../../http/errors.js';
 import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
+import { Sha256Stream } from '../../store/sha256-stream.js';
 import type { Store } from '../../store/types.js';
 import { range } from './part-checks.js';
 import {
@@ -233,15 +233,7 @@ export function blobParts(store: Store): PartStore {
       return sizes;
     },
     async join(workspaceId, upload, target) {
-      const hash = createHash('sha256');
-      let size = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const count = new Sha256Stream();
       async function* parts() {
         for (let i = 0; i < upload.partCount; i++) {
           const stream = await store.blobs.get(keyOf(workspaceId, upload.id, i));
@@ -255,7 +247,7 @@ export function blobParts(store: Store): PartStore {
         await rm(target, { force: true });
         throw error;
       }
-      return { size, sha256: hash.digest('hex') };
+      return { size: count.bytes, sha256: count.digest() };
     },
     detach: async () => {}, // the joined file is a copy
     remove: (workspaceId, id) => store.blobs.deletePrefix(prefixOf(workspaceId, id)),
