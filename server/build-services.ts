@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { createAssetService } from './domains/assets/service.js';
-import { createChunkedUploads } from './domains/chunked-uploads/service.js';
+import { createChunkedUploads } from './domains/uploads/chunked/service.js';
 import { createIdentityService } from './domains/identity/service.js';
 import { createKeyService } from './domains/keys/service.js';
 import { createModelStore } from './domains/models/model-store.js';

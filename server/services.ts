@@ -2,7 +2,7 @@
 
 import type { Config } from './config.js';
 import type { AssetService } from './domains/assets/service.js';
-import type { ChunkedUploads } from './domains/chunked-uploads/service.js';
+import type { ChunkedUploads } from './domains/uploads/chunked/service.js';
 import type { IdentityService } from './domains/identity/service.js';
 import type { KeyService } from './domains/keys/service.js';
 import type { ModelManager } from './domains/models/service.js';

@@ -1,6 +1,6 @@
 // Every collection a Folio instance stores, for moving a whole instance between backends (export.ts, import.ts).
 import { assetsCollection, uploadGrants } from '../domains/assets/collections.js';
-import { chunkedUploads } from '../domains/chunked-uploads/collections.js';
+import { chunkedUploads } from '../domains/uploads/chunked/collections.js';
 import { sessions, signInLinks, users, waitlist } from '../domains/identity/collections.js';
 import { apiKeys } from '../domains/keys/collections.js';
 import { realtimeSecrets } from '../domains/realtime/collections.js';

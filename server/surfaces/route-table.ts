@@ -3,7 +3,7 @@
 
 import { assetApiRoutes } from '../domains/assets/routes.js';
 import { assetServeRoutes } from '../domains/assets/serve-routes.js';
-import { chunkedUploadRoutes } from '../domains/chunked-uploads/routes.js';
+import { chunkedUploadRoutes } from '../domains/uploads/chunked/routes.js';
 import { identityRoutes } from '../domains/identity/routes.js';
 import { keyRoutes } from '../domains/keys/routes.js';
 import { modelRoutes } from '../domains/models/routes.js';

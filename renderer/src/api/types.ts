@@ -9,7 +9,7 @@ import type {
 import type {
   ChunkedUpload as ChunkedUploadSchema,
   CompletedUpload as CompletedUploadSchema,
-} from '@server/domains/chunked-uploads/schema';
+} from '@server/domains/uploads/chunked/schema';
 import type {
   Me as MeSchema,
   Profile as ProfileSchema,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bearerOf } from '../../http/authenticate.js';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
-import { receiveMultipart } from '../../http/receive-multipart.js';
+import { receiveMultipart } from '../uploads/direct/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { presentAsset, presentAssetPage } from './present-asset.js';
 import {
@@ -15,7 +15,7 @@ import {
   PatchAssetBody,
   UploadGrant,
 } from './schema.js';
-import { GRANT_PREFIX } from './upload-grants.js';
+import { GRANT_PREFIX } from '../uploads/grant/grants.js';
 
 /** Any origin may upload with a grant, never with credentials (docs/security.md#cors). */
 const CLIENT_CORS = {

@@ -10,11 +10,11 @@ import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
 import { sweepOrphanFiles } from './orphan-files.js';
 import { presentAsset } from './present-asset.js';
 import type { AssetRecord, ListAssetsQuery, PatchAssetBody, Usage } from './schema.js';
-import { createUploadGrants } from './upload-grants.js';
-import { createUploads } from './uploads.js';
+import { createUploadGrants } from '../uploads/grant/grants.js';
+import { createUploads } from '../uploads/service.js';
 
 export type { NewAssetMeta } from './create-asset.js';
-export type { Receive } from './uploads.js';
+export type { Receive } from '../uploads/service.js';
 
 export interface AssetServiceDeps {
   store: Store;

@@ -2,7 +2,7 @@
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
-import type { ChunkedUploads } from '../chunked-uploads/service.js';
+import type { ChunkedUploads } from '../uploads/chunked/service.js';
 import type { ArtifactService } from '../publishing/artifacts/service.js';
 import type { ChartService } from '../publishing/charts/service.js';
 import type { DiagramService } from '../publishing/diagrams/service.js';

@@ -2,7 +2,7 @@
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
-import { receiveMultipart } from '../../http/receive-multipart.js';
+import { receiveMultipart } from '../uploads/direct/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { exportContentTypes, exportTranscript } from './exports.js';
 import { presentTranscript } from './present-transcript.js';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { ReceivedFile } from '../../http/receive-multipart.js';
+import type { ReceivedFile } from '../uploads/direct/receive-multipart.js';
 import { newId } from '../../store/ids.js';
 import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';

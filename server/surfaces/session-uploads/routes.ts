@@ -14,7 +14,7 @@ import {
   PartParams,
   ReceivedPart,
   UploadParams,
-} from '../../domains/chunked-uploads/schema.js';
+} from '../../domains/uploads/chunked/schema.js';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { reply } from '../../http/reply.js';
 

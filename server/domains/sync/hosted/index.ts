@@ -7,7 +7,7 @@ import { reply } from '../../../http/reply.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
-import type { ChunkedUploads } from '../../chunked-uploads/service.js';
+import type { ChunkedUploads } from '../../uploads/chunked/service.js';
 import type { Kinds } from '../kinds/index.js';
 import { MAX_PACK_BLOBS, MAX_PLAN_RECORDS, MAX_PUSH_RECORDS, type SyncInfo } from '../protocol/schema.js';
 import { createFeed } from './feed.js';

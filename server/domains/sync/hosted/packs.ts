@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { badRequest, payloadTooLarge } from '../../../http/errors.js';
 import type { Store } from '../../../store/types.js';
-import type { ChunkedUploads } from '../../chunked-uploads/service.js';
+import type { ChunkedUploads } from '../../uploads/chunked/service.js';
 import type { BeginPackBody, BlobRef, CompletedPack } from '../protocol/schema.js';
 import { packKey, stagedKey, type WorkspaceBlobs } from './workspace-blobs.js';
 

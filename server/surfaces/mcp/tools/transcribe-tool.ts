@@ -6,7 +6,7 @@ import { Transcript } from '../../../domains/transcripts/schema.js';
 import type { RouteServices } from '../../../http/route-services.js';
 import { defineTool } from './define-tool.js';
 import type { ToolCall } from './tool.js';
-import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
+import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from '../../../domains/uploads/from-agent/agent-file.js';
 
 const PROGRESS_POLL_MS = 250;
 

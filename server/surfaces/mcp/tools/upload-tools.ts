@@ -5,9 +5,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { presentAsset } from '../../../domains/assets/present-asset.js';
 import { Asset, DisplayName, Tags } from '../../../domains/assets/schema.js';
-import { ReceivedPart } from '../../../domains/chunked-uploads/schema.js';
+import { ReceivedPart } from '../../../domains/uploads/chunked/schema.js';
 import { defineTool } from './define-tool.js';
-import { exactlyOneSource, FileSource, ownedBy, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
+import { exactlyOneSource, FileSource, ownedBy, receiveSource, SOURCE_MESSAGE } from '../../../domains/uploads/from-agent/agent-file.js';
 
 export const assetsUpload = defineTool({
   name: 'assets_upload',

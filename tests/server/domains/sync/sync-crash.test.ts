@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chunkedUploads } from '../../../../server/domains/chunked-uploads/collections.js';
+import { chunkedUploads } from '../../../../server/domains/uploads/chunked/collections.js';
 import { collectionsOf } from '../../../../server/domains/publishing/collections.js';
 import { stagedBlobs } from '../../../../server/domains/sync/collections.js';
 import { SERVICE_NAMES } from '../../../../server/http/viewer.js';

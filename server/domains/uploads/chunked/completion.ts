@@ -9,10 +9,10 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import type { Store } from '../../store/types.js';
-import type { AssetService } from '../assets/service.js';
-import type { TranscriptService } from '../transcripts/service.js';
+import { badRequest, conflict, notFound } from '../../../http/errors.js';
+import type { Store } from '../../../store/types.js';
+import type { AssetService } from '../../assets/service.js';
+import type { TranscriptService } from '../../transcripts/service.js';
 import type { Assemblies } from './assembly.js';
 import type { KeyedLock } from './keyed-lock.js';
 import { expectedSize, partsProblem, range } from './part-checks.js';

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { finished, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
-import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
-import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
-import { Sha256Stream } from '../../store/sha256-stream.js';
+import { badRequest, conflict, payloadTooLarge } from '../../../http/errors.js';
+import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
+import { Sha256Stream } from '../../../store/sha256-stream.js';
 
 /** The upload's bytes, each part at its offset. Not a `.tmp`: it survives a restart, as parts always have. */
 export const dataPath = (dir: string) => join(dir, 'parts.bin');

@@ -6,13 +6,13 @@
  * never exists beside an unused grant. "Single use" means at most one asset per grant. Expired grants are swept.
  */
 
-import { gone, unauthorized } from '../../http/errors.js';
-import { hashSecret } from '../../http/secret-hash.js';
-import type { GrantInfo } from '../../http/viewer.js';
-import { newId, randomBase62 } from '../../store/ids.js';
-import type { Store, UnitOfWork } from '../../store/types.js';
-import { uploadGrants } from './collections.js';
-import type { MintGrantBody, UploadGrantRecord } from './schema.js';
+import { gone, unauthorized } from '../../../http/errors.js';
+import { hashSecret } from '../../../http/secret-hash.js';
+import type { GrantInfo } from '../../../http/viewer.js';
+import { newId, randomBase62 } from '../../../store/ids.js';
+import type { Store, UnitOfWork } from '../../../store/types.js';
+import { uploadGrants } from '../../assets/collections.js';
+import type { MintGrantBody, UploadGrantRecord } from '../../assets/schema.js';
 
 export const GRANT_PREFIX = 'fg_';
 const GRANT_SECRET = /^fg_[0-9A-Za-z]{32}$/;

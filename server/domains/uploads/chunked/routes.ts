@@ -1,7 +1,7 @@
 /** Chunked upload routes (docs/transcription.md#chunked-upload): key with the transcription service only. */
 import { z } from 'zod';
-import { defineRawRoute, defineRoute } from '../../http/define-route.js';
-import { reply } from '../../http/reply.js';
+import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { reply } from '../../../http/reply.js';
 import {
   BeginChunkedBody,
   ChunkedUpload,

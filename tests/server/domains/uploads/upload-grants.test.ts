@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedText } from '../../../helpers/stored.js';
-import { filePart, multipart, png, postRaw, wav } from './fixtures.js';
-import { type AssetsServer, startAssetsServer } from './harness.js';
+import { filePart, multipart, png, postRaw, wav } from '../assets/fixtures.js';
+import { type AssetsServer, startAssetsServer } from '../assets/harness.js';
 
 let s: AssetsServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** What a part PUT and a complete check: part sizes and indexes, the content type, a declared digest. */
 import type { IncomingMessage } from 'node:http';
-import { badRequest, unsupportedMediaType } from '../../http/errors.js';
+import { badRequest, unsupportedMediaType } from '../../../http/errors.js';
 import type { ChunkedUploadRecord } from './schema.js';
 
 export const range = (n: number) => Array.from({ length: n }, (_, i) => i);

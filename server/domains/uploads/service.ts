@@ -1,12 +1,12 @@
 /** The ways an asset arrives: a direct upload, one under a client-upload grant, a file another domain holds. */
 import { rm } from 'node:fs/promises';
-import type { ReceivedFile } from '../../http/receive-multipart.js';
+import type { ReceivedFile } from './direct/receive-multipart.js';
 import type { Store } from '../../store/types.js';
-import { createAssetWriter, type NewAssetMeta } from './create-asset.js';
-import type { IncomingFile } from './ingest/inspect-file.js';
-import type { AssetRecord } from './schema.js';
-import { incoming, metaFromFields } from './upload-fields.js';
-import type { UploadGrants } from './upload-grants.js';
+import { createAssetWriter, type NewAssetMeta } from '../assets/create-asset.js';
+import type { IncomingFile } from '../assets/ingest/inspect-file.js';
+import type { AssetRecord } from '../assets/schema.js';
+import { incoming, metaFromFields } from './direct/form-fields.js';
+import type { UploadGrants } from './grant/grants.js';
 
 /** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
 export type Receive = (

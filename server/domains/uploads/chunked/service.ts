@@ -5,11 +5,11 @@
  * they arrive in order they are also hashed as they come (assembly.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { badRequest, conflict, payloadTooLarge } from '../../http/errors.js';
-import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/types.js';
-import type { AssetService } from '../assets/service.js';
-import type { TranscriptService } from '../transcripts/service.js';
+import { badRequest, conflict, payloadTooLarge } from '../../../http/errors.js';
+import { newId } from '../../../store/ids.js';
+import type { Store } from '../../../store/types.js';
+import type { AssetService } from '../../assets/service.js';
+import type { TranscriptService } from '../../transcripts/service.js';
 import { createAssemblies } from './assembly.js';
 import { createCompletion } from './completion.js';
 import { createKeyedLock } from './keyed-lock.js';

@@ -11,10 +11,10 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { nanoid } from 'nanoid';
-import { badRequest, conflict } from '../../http/errors.js';
-import { pipeIntoFile } from '../../store/file/pipe-into-file.js';
-import { Sha256Stream } from '../../store/sha256-stream.js';
-import type { Store } from '../../store/types.js';
+import { badRequest, conflict } from '../../../http/errors.js';
+import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
+import { Sha256Stream } from '../../../store/sha256-stream.js';
+import type { Store } from '../../../store/types.js';
 import { range } from './part-checks.js';
 import {
   claimsIn,

@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkedUploads } from '../../../../server/domains/chunked-uploads/collections.js';
-import type { FaultInjector } from '../../../../server/store/file/faults.js';
-import { hostedTests } from '../../../helpers/hosted/backend.js';
-import { startTestServer } from '../../../helpers/server.js';
-import { engineBuilt, type Json } from '../../../helpers/transcription.js';
+import { chunkedUploads } from '../../../../../server/domains/uploads/chunked/collections.js';
+import type { FaultInjector } from '../../../../../server/store/file/faults.js';
+import { hostedTests } from '../../../../helpers/hosted/backend.js';
+import { startTestServer } from '../../../../helpers/server.js';
+import { engineBuilt, type Json } from '../../../../helpers/transcription.js';
 
 type Api = ReturnType<Awaited<ReturnType<typeof startTestServer>>['as']>;
 

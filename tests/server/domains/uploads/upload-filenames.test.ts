@@ -2,8 +2,8 @@
 // `filename="…"` (browsers, curl), RFC 5987 `filename*=UTF-8''…` (Python's requests before urllib3 2), both at once
 // (Postman), and RFC 2047 words beside `filename*` (.NET's HttpClient, PowerShell).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Part, postRaw } from './fixtures.js';
-import { type AssetsServer, startAssetsServer } from './harness.js';
+import { type Part, postRaw } from '../assets/fixtures.js';
+import { type AssetsServer, startAssetsServer } from '../assets/harness.js';
 
 const NAME = 'Café – 日本語 😀.txt';
 const BOUNDARY = 'folioNameBoundary0d6f1c';

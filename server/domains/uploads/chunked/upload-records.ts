@@ -1,6 +1,6 @@
 /** The chunked-upload records of a workspace, and the statuses that refuse a part or a complete. */
-import { conflict, gone, notFound } from '../../http/errors.js';
-import type { Store } from '../../store/types.js';
+import { conflict, gone, notFound } from '../../../http/errors.js';
+import type { Store } from '../../../store/types.js';
 import { chunkedUploads } from './collections.js';
 import type { ChunkedUploadRecord } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../store/types.js';
+import { defineCollection } from '../../../store/types.js';
 import type { ChunkedUploadRecord } from './schema.js';
 
 export const chunkedUploads = defineCollection<ChunkedUploadRecord>({

@@ -5,10 +5,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace } from '../../../helpers/factories.js';
-import { hostedTests } from '../../../helpers/hosted/backend.js';
-import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { blobKeys } from '../../../helpers/stored.js';
+import { createWorkspace } from '../../../../helpers/factories.js';
+import { hostedTests } from '../../../../helpers/hosted/backend.js';
+import { startTestServer, type TestServer } from '../../../../helpers/server.js';
+import { blobKeys } from '../../../../helpers/stored.js';
 import {
   engineBuilt,
   type Fixtures,
@@ -16,7 +16,7 @@ import {
   makeFixtures,
   sha256,
   waitForStatus,
-} from '../../../helpers/transcription.js';
+} from '../../../../helpers/transcription.js';
 
 const PART = 4096;
 

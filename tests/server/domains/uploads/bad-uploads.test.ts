@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filePart, multipart, png, postRaw, type RawResponse } from './fixtures.js';
-import { type AssetsServer, startAssetsServer } from './harness.js';
+import { filePart, multipart, png, postRaw, type RawResponse } from '../assets/fixtures.js';
+import { type AssetsServer, startAssetsServer } from '../assets/harness.js';
 
 let s: AssetsServer;
 const LIMIT = 2 * 1024 * 1024;

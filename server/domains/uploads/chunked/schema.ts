@@ -1,7 +1,7 @@
 /** Chunked upload records and request/response schemas (docs/transcription.md#chunked-upload). */
 import { z } from 'zod';
-import { Asset } from '../assets/schema.js';
-import { Transcript } from '../transcripts/schema.js';
+import { Asset } from '../../assets/schema.js';
+import { Transcript } from '../../transcripts/schema.js';
 
 export const DEFAULT_PART_SIZE = 8 << 20;
 export const MIN_PART_SIZE = 1 << 10;

@@ -1,4 +1,4 @@
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../../store/types.js';
 import type { Assemblies } from './assembly.js';
 import { chunkedUploads } from './collections.js';
 import type { KeyedLock } from './keyed-lock.js';

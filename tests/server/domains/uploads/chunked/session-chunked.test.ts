@@ -1,7 +1,7 @@
 // The dashboard's chunked upload (session only): same parts and answers as the key path, Origin-checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { type Fixtures, makeFixtures } from '../../../helpers/transcription.js';
+import { startTestServer, type TestServer } from '../../../../helpers/server.js';
+import { type Fixtures, makeFixtures } from '../../../../helpers/transcription.js';
 
 let srv: TestServer;
 let fx: Fixtures;
