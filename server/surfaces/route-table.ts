@@ -3,7 +3,6 @@
 
 import { assetApiRoutes } from '../domains/assets/routes.js';
 import { assetServeRoutes } from '../domains/assets/serve-routes.js';
-import { chunkedUploadRoutes } from '../domains/uploads/chunked/routes.js';
 import { identityRoutes } from '../domains/identity/routes.js';
 import { keyRoutes } from '../domains/keys/routes.js';
 import { modelRoutes } from '../domains/models/routes.js';
@@ -25,6 +24,9 @@ import { syncLocalRoutes } from '../domains/sync/desktop/routes.js';
 import { syncProtocolRoutes } from '../domains/sync/hosted/routes.js';
 import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
+import { chunkedUploadRoutes, sessionChunkedUploadRoutes } from '../domains/uploads/chunked/routes.js';
+import { directUploadRoutes } from '../domains/uploads/direct/routes.js';
+import { grantUploadRoutes } from '../domains/uploads/grant/routes.js';
 import { waitlistRoutes } from '../domains/waitlist/routes.js';
 import { workspaceRoutes } from '../domains/workspaces/routes.js';
 import type { Capability, NamedRoute } from './capability.js';
@@ -32,7 +34,6 @@ import { homeRoutes } from './home/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { openAiRoutes } from './openai/routes.js';
 import { referenceRoutes } from './reference/routes.js';
-import { sessionUploadRoutes } from './session-uploads/routes.js';
 
 export type { Capability, NamedRoute };
 
@@ -43,7 +44,11 @@ export const capabilities: Capability[] = [
     routes: { ...identityRoutes, ...workspaceRoutes, ...keyRoutes, ...serviceRegistryRoutes },
   },
   { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlistRoutes },
-  { name: 'assets', title: 'Assets (service: assets)', routes: assetApiRoutes },
+  {
+    name: 'assets',
+    title: 'Assets (service: assets)',
+    routes: { ...directUploadRoutes, ...grantUploadRoutes, ...assetApiRoutes },
+  },
   {
     name: 'transcription',
     title: 'Transcription and realtime (services: transcription, realtime)',
@@ -101,7 +106,11 @@ export const capabilities: Capability[] = [
       'Streamable HTTP at /mcp for MCP clients (Claude, Cursor, VS Code, Codex), with the same API key as `Authorization: Bearer`. Tools are named `<capability>_<verb>` (assets_list, transcripts_create, ...) and generated from these routes; a key sees the tools of its services. Resources: folio://reference/llms.txt and folio://<capability>/{id}. `npm run serve -- --print-mcp-config <client>` prints a ready client config.',
     routes: mcpRoutes,
   },
-  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
+  {
+    name: 'session-uploads',
+    title: 'Dashboard chunked uploads (session)',
+    routes: sessionChunkedUploadRoutes,
+  },
   { name: 'settings', title: 'Instance settings (instance owner)', routes: settingsRoutes },
   { name: 'reference', title: 'Reference', routes: referenceRoutes },
   { name: 'home', title: 'Dashboard', routes: homeRoutes },

@@ -2,12 +2,13 @@
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
-import type { ChunkedUploads } from '../uploads/chunked/service.js';
 import type { ArtifactService } from '../publishing/artifacts/service.js';
 import type { ChartService } from '../publishing/charts/service.js';
 import type { DiagramService } from '../publishing/diagrams/service.js';
 import type { PublishingService } from '../publishing/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
+import type { ChunkedUploads } from '../uploads/chunked/service.js';
+import type { UploadService } from '../uploads/service.js';
 import { createDesktopSync } from './desktop/desktop-sync.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
 import { createHostedSync } from './hosted/index.js';
@@ -17,6 +18,7 @@ export type SyncServiceDeps = {
   store: Store;
   config: Pick<Config, 'dataDir' | 'limits'>;
   assets: AssetService;
+  uploads: Pick<UploadService, 'createFromFile'>;
   transcripts: TranscriptService;
   publishing: PublishingService;
   diagrams: DiagramService;

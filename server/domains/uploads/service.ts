@@ -1,20 +1,49 @@
-/** The ways an asset arrives: a direct upload, one under a client-upload grant, a file another domain holds. */
+/**
+ * Uploads, the one way in for a file that becomes an asset, and the entry every other domain and surface calls.
+ * How a file arrives names where its code lives: a multipart POST (direct/), under a client-upload grant (grant/),
+ * in parts (chunked/, its own service, built once transcripts exist), an agent's inline bytes or allowed local path
+ * (from-agent/), or a file another domain already holds (`createFromFile` below: a watched folder, an import, sync,
+ * a realtime session, a completed chunked upload). Making the asset itself (checks, bytes and record in one unit) is
+ * the assets domain's `create`.
+ */
 import { rm } from 'node:fs/promises';
-import type { ReceivedFile } from './direct/receive-multipart.js';
 import type { Store } from '../../store/types.js';
-import { createAssetWriter, type NewAssetMeta } from '../assets/create-asset.js';
-import type { IncomingFile } from '../assets/ingest/inspect-file.js';
 import type { AssetRecord } from '../assets/schema.js';
+import type { AssetService, IncomingFile, NewAssetMeta } from '../assets/service.js';
 import { incoming, metaFromFields } from './direct/form-fields.js';
-import type { UploadGrants } from './grant/grants.js';
+import type { ReceivedFile } from './direct/receive-multipart.js';
+import { createUploadGrants } from './grant/grants.js';
+
+export {
+  type ReceivedFile,
+  type ReceiveOptions,
+  receiveMultipart,
+  sanitizeFilename,
+} from './direct/receive-multipart.js';
+export {
+  exactlyOneSource,
+  FileSource,
+  ownedBy,
+  receiveSource,
+  SOURCE_MESSAGE,
+} from './from-agent/agent-file.js';
+export { GRANT_PREFIX } from './grant/grants.js';
 
 /** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
 export type Receive = (
   beforeFile?: (fields: Record<string, string>) => Promise<{ maxBytes?: number } | undefined>,
 ) => Promise<ReceivedFile>;
 
-export function createUploads(store: Store, grants: UploadGrants) {
-  const { create } = createAssetWriter(store);
+export interface UploadServiceDeps {
+  store: Store;
+  assets: Pick<AssetService, 'create'>;
+  /** The largest file a direct upload may send. */
+  maxBytes: number;
+}
+
+export function createUploadService({ store, assets, maxBytes }: UploadServiceDeps) {
+  const grants = createUploadGrants(store);
+  const { create } = assets;
 
   /** POST /api/v1/uploads: the received file, with optional `displayName` and `tags` fields. */
   async function upload(workspaceId: string, received: ReceivedFile): Promise<AssetRecord> {
@@ -81,5 +110,15 @@ export function createUploads(store: Store, grants: UploadGrants) {
     return create(workspaceId, file, { id, displayName, tags, createdAt, updatedAt }, { together });
   }
 
-  return { upload, uploadWithGrant, createFromFile };
+  return {
+    upload,
+    uploadWithGrant,
+    createFromFile,
+    /** Runs `into` with where a received file may be written and how large it may be; the file is the caller's. */
+    receive: <T>(into: (space: { tmpDir: string; maxBytes: number }) => Promise<T>) =>
+      into({ tmpDir: store.tmpDir, maxBytes }),
+    grants,
+  };
 }
+
+export type UploadService = ReturnType<typeof createUploadService>;

@@ -4,6 +4,7 @@ import pMap from 'p-map';
 import type { Change } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
+import type { UploadService } from '../../uploads/service.js';
 import { contentHash } from '../protocol/content-hash.js';
 import { DELETED, type SyncKind } from '../protocol/schema.js';
 import { assetAdapter } from './asset.js';
@@ -17,10 +18,14 @@ export type Kinds = ReturnType<typeof createKinds>;
 const LANES = 64;
 
 export function createKinds(
-  deps: { assets: AssetService; transcripts: TranscriptService } & PublishingServices,
+  deps: {
+    assets: AssetService;
+    uploads: Pick<UploadService, 'createFromFile'>;
+    transcripts: TranscriptService;
+  } & PublishingServices,
 ) {
   const list: KindAdapter[] = [
-    assetAdapter(deps.assets),
+    assetAdapter(deps.assets, deps.uploads),
     transcriptAdapter(deps.transcripts),
     ...publicationAdapters(deps),
   ];

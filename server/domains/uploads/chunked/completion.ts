@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound } from '../../../http/errors.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
+import type { UploadService } from '../service.js';
 import type { Assemblies } from './assembly.js';
 import type { KeyedLock } from './keyed-lock.js';
 import { expectedSize, partsProblem, range } from './part-checks.js';
@@ -23,6 +24,7 @@ import type { UploadRecords } from './upload-records.js';
 export type CompletionDeps = {
   store: Store;
   assets: AssetService;
+  assetFromFile: UploadService['createFromFile'];
   transcripts: TranscriptService;
   records: UploadRecords;
   parts: PartStore;
@@ -40,7 +42,18 @@ export function resultIdsOf(uploadId: string) {
 }
 
 export function createCompletion(deps: CompletionDeps) {
-  const { store, assets, transcripts, records, parts, assemblies, locked, now, completeLeaseMs } = deps;
+  const {
+    store,
+    assets,
+    assetFromFile,
+    transcripts,
+    records,
+    parts,
+    assemblies,
+    locked,
+    now,
+    completeLeaseMs,
+  } = deps;
   const { uploads, find, findOpen } = records;
 
   /** Reassembles, verifies, creates the asset and a pending transcript; a second call returns the same ids. */
@@ -158,7 +171,7 @@ export function createCompletion(deps: CompletionDeps) {
   /** Verifies the parts, joins them and makes the asset, with the id that this upload's complete always uses. */
   async function createAsset(workspaceId: string, upload: ChunkedUploadRecord): Promise<void> {
     const whole = await joinVerified(workspaceId, upload);
-    await assets.createFromFile(workspaceId, {
+    await assetFromFile(workspaceId, {
       id: resultIdsOf(upload.id).assetId,
       path: whole.path,
       filename: upload.filename,

@@ -10,6 +10,7 @@ import { newId } from '../../../store/ids.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
+import type { UploadService } from '../service.js';
 import { createAssemblies } from './assembly.js';
 import { createCompletion } from './completion.js';
 import { createKeyedLock } from './keyed-lock.js';
@@ -30,6 +31,7 @@ export { resultIdsOf } from './completion.js';
 export interface ChunkedDeps {
   store: Store;
   assets: AssetService;
+  assetFromFile: UploadService['createFromFile'];
   transcripts: TranscriptService;
   maxBytes: number;
   /** Where parts wait until complete when blobs are files (part-store.ts); else they wait in the blob store. */
@@ -42,6 +44,7 @@ export interface ChunkedDeps {
 export function createChunkedUploads({
   store,
   assets,
+  assetFromFile,
   transcripts,
   maxBytes,
   partsRoot,
@@ -55,7 +58,13 @@ export function createChunkedUploads({
   const locked = createKeyedLock();
   const assemblies = createAssemblies(parts);
   const shared = { store, records, parts, assemblies, locked, now };
-  const { complete, completeWith } = createCompletion({ ...shared, assets, transcripts, completeLeaseMs });
+  const { complete, completeWith } = createCompletion({
+    ...shared,
+    assets,
+    assetFromFile,
+    transcripts,
+    completeLeaseMs,
+  });
 
   async function begin(
     workspaceId: string,

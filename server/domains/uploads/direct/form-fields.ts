@@ -1,9 +1,8 @@
 /** The form fields of an upload (`displayName`, `tags`) as an asset's metadata, and the received file as one to inspect. */
 import { badRequest } from '../../../http/errors.js';
-import type { ReceivedFile } from './receive-multipart.js';
-import type { NewAssetMeta } from '../../assets/create-asset.js';
-import type { IncomingFile } from '../../assets/ingest/inspect-file.js';
 import { DisplayName, Tags } from '../../assets/schema.js';
+import type { IncomingFile, NewAssetMeta } from '../../assets/service.js';
+import type { ReceivedFile } from './receive-multipart.js';
 
 export const incoming = (received: ReceivedFile): IncomingFile => ({
   path: received.tmpPath,

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { nanoid } from 'nanoid';
+import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../../../http/errors.js';
 import { asStorageFailure, StorageFailure } from '../../../store/errors.js';
 import { pipeIntoFile } from '../../../store/file/pipe-into-file.js';
 import { Sha256Stream } from '../../../store/sha256-stream.js';
-import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../../../http/errors.js';
 
 export interface ReceivedFile {
   tmpPath: string;

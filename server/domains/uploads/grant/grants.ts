@@ -11,8 +11,8 @@ import { hashSecret } from '../../../http/secret-hash.js';
 import type { GrantInfo } from '../../../http/viewer.js';
 import { newId, randomBase62 } from '../../../store/ids.js';
 import type { Store, UnitOfWork } from '../../../store/types.js';
-import { uploadGrants } from '../../assets/collections.js';
 import type { MintGrantBody, UploadGrantRecord } from '../../assets/schema.js';
+import { uploadGrants } from './collections.js';
 
 export const GRANT_PREFIX = 'fg_';
 const GRANT_SECRET = /^fg_[0-9A-Za-z]{32}$/;
