@@ -20,8 +20,8 @@ import {
 import { realtimeRoutes, realtimeSocket } from '../domains/realtime/routes.js';
 import { serviceRegistryRoutes } from '../domains/service-registry/routes.js';
 import { settingsRoutes } from '../domains/settings/routes.js';
-import { syncLocalRoutes } from '../domains/sync/desktop/routes.js';
-import { syncProtocolRoutes } from '../domains/sync/hosted/routes.js';
+import { syncLocalRoutes } from '../domains/sync/desktop/screen-routes.js';
+import { syncProtocolRoutes } from '../domains/sync/hosted/protocol-routes.js';
 import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
 import { chunkedUploadRoutes, sessionChunkedUploadRoutes } from '../domains/uploads/chunked/routes.js';

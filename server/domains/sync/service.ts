@@ -9,9 +9,9 @@ import type { PublishingService } from '../publishing/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
 import type { ChunkedUploads } from '../uploads/chunked/service.js';
 import type { UploadService } from '../uploads/service.js';
-import { createDesktopSync } from './desktop/desktop-sync.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
-import { createHostedSync } from './hosted/index.js';
+import { createDesktopSync } from './desktop/service.js';
+import { createHostedSync } from './hosted/service.js';
 import { createKinds } from './kinds/index.js';
 
 export type SyncServiceDeps = {

@@ -14,7 +14,7 @@ import {
   type SyncKind,
 } from '../protocol/schema.js';
 import type { RunContext } from './run-context.js';
-import type { PendingBlob } from './uploader.js';
+import type { PendingBlob } from './send-packs.js';
 import { createWire } from './wire.js';
 
 /** One page of the local feed is planned in one request. */

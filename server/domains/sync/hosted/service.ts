@@ -10,11 +10,11 @@ import type { AssetService } from '../../assets/service.js';
 import type { ChunkedUploads } from '../../uploads/chunked/service.js';
 import type { Kinds } from '../kinds/index.js';
 import { MAX_PACK_BLOBS, MAX_PLAN_RECORDS, MAX_PUSH_RECORDS, type SyncInfo } from '../protocol/schema.js';
-import { createFeed } from './feed.js';
+import { createFeed } from './change-feed.js';
 import { createHeads } from './heads.js';
-import { createPacks, PACK_PURPOSE } from './packs.js';
 import { createPlanner } from './plan.js';
-import { createPusher } from './push.js';
+import { createPacks, PACK_PURPOSE } from './receive-packs.js';
+import { createPusher } from './receive-push.js';
 import { createWorkspaceBlobs } from './workspace-blobs.js';
 
 export type HostedDeps = {

@@ -13,8 +13,8 @@ import type { AssetService } from '../../assets/service.js';
 import { blobAsFile } from '../blob-file.js';
 import type { BlobFile, BlobSource } from '../kinds/types.js';
 import type { BlobRef } from '../protocol/schema.js';
+import { type Remote, RemoteError } from './hosted-client.js';
 import type { Progress } from './progress.js';
-import { type Remote, RemoteError } from './remote.js';
 
 const LARGE = 8 << 20;
 const BATCH_BYTES = 64 << 20;

@@ -10,7 +10,7 @@ import {
   SyncSettings,
   SyncSettingsBody,
   SyncStatus,
-} from './schema.js';
+} from './screen-schema.js';
 
 const who = { auth: 'session' as const, tag: 'sync' };
 

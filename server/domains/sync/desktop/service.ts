@@ -7,12 +7,12 @@ import type { AssetService } from '../../assets/service.js';
 import type { ConflictRecord, RunSummary } from '../collections.js';
 import type { Kinds } from '../kinds/index.js';
 import { createConflicts } from './conflicts.js';
+import { createRemote, OfflineError, ProtocolError, RemoteError } from './hosted-client.js';
 import type { KeyVault } from './key-vault.js';
 import { createProgress, type Progress } from './progress.js';
-import { createRemote, OfflineError, ProtocolError, RemoteError } from './remote.js';
 import { runSync } from './run.js';
 import { createScheduler } from './scheduler.js';
-import type { Conflict, SyncSettings, SyncSettingsBody, SyncStatus } from './schema.js';
+import type { Conflict, SyncSettings, SyncSettingsBody, SyncStatus } from './screen-schema.js';
 import { createSyncBook } from './state.js';
 
 export type DesktopDeps = {

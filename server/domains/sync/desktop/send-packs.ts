@@ -10,8 +10,8 @@ import type { PackRecord, PackSource } from '../collections.js';
 import { syncPacks } from '../collections.js';
 import type { Kinds } from '../kinds/index.js';
 import { sha256Hex } from '../protocol/content-hash.js';
+import { type Remote, RemoteError } from './hosted-client.js';
 import type { Progress } from './progress.js';
-import { type Remote, RemoteError } from './remote.js';
 import type { WirePlace } from './wire.js';
 
 /** Small blobs share a pack up to this size; a larger blob is a pack of its own. */

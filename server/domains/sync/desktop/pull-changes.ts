@@ -3,7 +3,7 @@
 // that meets a local edit is a conflict: the server's version wins (it has the later sequence) and the local one is
 // kept as a copy. A change that fails holds the cursor just before it, so the next run tries it again.
 import { DELETED, idFitsKind, type SyncChange } from '../protocol/schema.js';
-import { RemoteError } from './remote.js';
+import { RemoteError } from './hosted-client.js';
 import type { RunContext } from './run-context.js';
 
 const PAGE = 500;
@@ -80,7 +80,7 @@ async function pullOne(
   const edited = state ? local.hash !== state.localHash : local.row !== undefined;
   if (edited && state?.pending && state.pending.sha256 === version.sha256) {
     // The server holds this side's own push, whose answer a killed run never recorded: agree on it, so the edit
-    // made since goes over it (as push.ts settlePending does when the push comes first).
+    // made since goes over it (as send-push.ts settlePending does when the push comes first).
     await book.agree(change.kind, change.id, {
       remoteSeq: change.seq,
       remoteHash: version.sha256,
