@@ -144,16 +144,9 @@ export function buildServices(
   const sync = createSyncService({
     store,
     config,
-    assets,
-    uploads,
-    transcripts,
-    publishing,
-    diagrams,
-    charts,
-    artifacts,
-    chunkedUploads,
-    secretBox: extras.secretBox,
-    log,
+    records: { assets, uploads, transcripts, publishing, diagrams, charts, artifacts },
+    hosted: { chunkedUploads },
+    desktop: { secretBox: extras.secretBox, log },
   });
   lifecycle.onClose(() => sync.desktop.close());
 

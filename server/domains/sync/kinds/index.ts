@@ -14,16 +14,17 @@ import type { KindAdapter, Payload } from './types.js';
 
 export type Kinds = ReturnType<typeof createKinds>;
 
+/** The services whose records travel: both sides read and write them through the kinds. */
+export type KindServices = {
+  assets: AssetService;
+  uploads: Pick<UploadService, 'createFromFile'>;
+  transcripts: TranscriptService;
+} & PublishingServices;
+
 /** Lanes written side by side: enough that the records waiting on one commit fill the next (unit-batcher.ts). */
 const LANES = 64;
 
-export function createKinds(
-  deps: {
-    assets: AssetService;
-    uploads: Pick<UploadService, 'createFromFile'>;
-    transcripts: TranscriptService;
-  } & PublishingServices,
-) {
+export function createKinds(deps: KindServices) {
   const list: KindAdapter[] = [
     assetAdapter(deps.assets, deps.uploads),
     transcriptAdapter(deps.transcripts),
