@@ -6,10 +6,10 @@
 import { MAX_DOCUMENT_DEPTH } from '../../../engines/render/document-depth.js';
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { servicesOf } from '../../../http/viewer.js';
-import { actingAsCaller } from '../acting-as-caller.js';
-import { publicationRoutes } from '../publication-routes.js';
+import { actingAsCaller } from '../embeds/acting-as-caller.js';
+import { serveRendered } from '../pages/serve-rendered.js';
 import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import {
   ArtifactDocument,
   ArtifactPageQuery,

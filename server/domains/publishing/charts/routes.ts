@@ -5,10 +5,10 @@
 import type { Context } from 'koa';
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
-import { actingAsCaller } from '../acting-as-caller.js';
-import { publicationRoutes } from '../publication-routes.js';
+import { actingAsCaller } from '../embeds/acting-as-caller.js';
+import { serveRendered } from '../pages/serve-rendered.js';
 import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import { RUNTIME_PATH } from './runtime-bundle.js';
 import {
   ChartPageQuery,

@@ -5,9 +5,9 @@
  */
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
-import { publicationRoutes } from '../publication-routes.js';
+import { serveRendered } from '../pages/serve-rendered.js';
 import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import { LayoutRequest, LayoutResult } from './layout-schema.js';
 import {
   DiagramListQuery,

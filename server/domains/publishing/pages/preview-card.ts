@@ -2,9 +2,9 @@
  * A 1200×630 PNG card (the Open Graph size) for pages without a picture of their own: title, description,
  * tags, drawn as SVG with the shipped fonts and rasterized. Runs in a render worker.
  */
-import { rasterize } from '../../engines/render/rasterize.js';
-import { escapeAttribute, escapeText } from '../../engines/render/svg/sanitize-svg.js';
-import { measureText } from '../../engines/render/text-measure.js';
+import { rasterize } from '../../../engines/render/rasterize.js';
+import { escapeAttribute, escapeText } from '../../../engines/render/svg/sanitize-svg.js';
+import { measureText } from '../../../engines/render/text-measure.js';
 
 export type CardInput = {
   title: string;

@@ -3,12 +3,10 @@
  * once here; a kind names them as its own consts (the names become operationIds) and adds its own routes.
  */
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
-import type { RouteServices } from '../../http/route-services.js';
-import type { ServiceName } from '../../http/viewer.js';
-import type { Kind } from './collections.js';
-import { type PagePaths, presentItem, presentSummary } from './present.js';
-import type { Found, ListQuery as ListInput } from './publications.js';
+import { defineRoute } from '../../../http/define-route.js';
+import type { RouteServices } from '../../../http/route-services.js';
+import type { ServiceName } from '../../../http/viewer.js';
+import type { Kind } from '../collections.js';
 import {
   ListQuery,
   PublicationList,
@@ -18,7 +16,9 @@ import {
   VersionQuery,
   VisibilityBody,
   Warning,
-} from './schema.js';
+} from '../schema.js';
+import { type PagePaths, presentItem, presentSummary } from './present-publication.js';
+import type { Found, ListQuery as ListInput } from './publication-model.js';
 
 /** What a kind's service offers the shared routes. */
 export type KindService<Publish, Update> = {

@@ -1,11 +1,11 @@
 /**
  * A version whose item never came: no publication, so sync never shows it and the sweeper removes it. A publish
- * now writes both in one unit of work (publications.ts `create`); only a publish by an older Folio, killed between
+ * now writes both in one unit of work (versions/publication-model.ts `create`); only a publish by an older Folio, killed between
  * its two writes, left such versions behind. A version that arrived by sync (`receivedAt`) is no such leftover:
  * its item is sent after it, so it waits there.
  */
-import type { Store } from '../../store/types.js';
-import { collectionsOf, type Kind, type VersionRecord } from './collections.js';
+import type { Store } from '../../../store/types.js';
+import { collectionsOf, type Kind, type VersionRecord } from '../collections.js';
 
 /** How long a version without its item may be a publish still under way (its two writes go back to back). */
 export const UNFINISHED_WAIT_MS = 30_000;

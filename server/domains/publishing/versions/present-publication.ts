@@ -1,6 +1,7 @@
 /** A publication as the API answers it: metadata of the version shown, the latest number, ready URLs. */
-import type { Found } from './publications.js';
-import type { PublicationSummary } from './schema.js';
+
+import type { PublicationSummary } from '../schema.js';
+import type { Found } from './publication-model.js';
 
 export type PagePaths = { prefix: '/d' | '/c' | '/a'; svg: boolean; png: boolean };
 

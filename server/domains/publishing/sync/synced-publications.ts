@@ -5,9 +5,9 @@
  * instance says, so they are derived here, never taken from the sender; its visibility is this instance's own and
  * never travels.
  */
-import { badRequest, conflict, HttpError } from '../../http/errors.js';
-import { StoreConflict } from '../../store/errors.js';
-import type { Store, Stored } from '../../store/types.js';
+import { badRequest, conflict, HttpError } from '../../../http/errors.js';
+import { StoreConflict } from '../../../store/errors.js';
+import type { Store, Stored } from '../../../store/types.js';
 import {
   collectionsOf,
   type Kind,
@@ -15,8 +15,8 @@ import {
   searchTextOf,
   type VersionRecord,
   versionId,
-} from './collections.js';
-import { raiseItem } from './raise-item.js';
+} from '../collections.js';
+import { raiseItem } from '../versions/raise-item.js';
 
 /** What a version carries besides its id (`<item id>@<n>`). */
 export type SyncedVersion = Omit<VersionRecord, 'id' | 'publicationId' | 'version'>;

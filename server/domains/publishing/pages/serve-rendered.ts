@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Rendered } from '../../engines/render/render-cache.js';
-import { reply } from '../../http/reply.js';
-import type { Visibility } from './collections.js';
+import type { Rendered } from '../../../engines/render/render-cache.js';
+import { reply } from '../../../http/reply.js';
+import type { Visibility } from '../collections.js';
 
 export const etagOf = (body: Buffer) =>
   `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;

@@ -4,8 +4,8 @@
  * key's services cover (docs/security.md, "What a key can do, by service").
  */
 
-import type { RouteServices } from '../../http/route-services.js';
-import { servicesOf, type Viewer } from '../../http/viewer.js';
+import type { RouteServices } from '../../../http/route-services.js';
+import { servicesOf, type Viewer } from '../../../http/viewer.js';
 
 export const actingAsCaller =
   <I extends { viewer: Viewer }, T>(

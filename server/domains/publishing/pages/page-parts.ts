@@ -3,8 +3,8 @@
  * `?version=`), the meta tags with its PNG preview card, and the footer naming the version with its downloads.
  */
 import escapeHtml from 'escape-html';
+import type { Found } from '../versions/publication-model.js';
 import type { PageMeta } from './page-shell.js';
-import type { Found } from './publications.js';
 
 export type PageAddress = { base: string; query: string };
 

@@ -4,8 +4,8 @@
  * `ownSeq` the seq its own last write left, and a sync push of the item based on that seq is not behind
  * (docs/sync.md, "Publications"): a version arriving just before its item's archive makes no conflict.
  */
-import type { Collection, Stored } from '../../store/types.js';
-import { type PublicationRecord, searchTextOf, type VersionRecord } from './collections.js';
+import type { Collection, Stored } from '../../../store/types.js';
+import { type PublicationRecord, searchTextOf, type VersionRecord } from '../collections.js';
 
 /** Raises the item to `version` unless it is at a newer one already; undefined when it is, or is gone. */
 export async function raiseItem(

@@ -2,7 +2,7 @@
  * The look every published page shares: tokens (a 4 px grid, a 12–32 px type scale, Radix slate/indigo
  * steps) switched by prefers-color-scheme, the page frame (header with title and meta, footer), figures.
  */
-import { FONT_STACK, MONO_STACK } from '../../engines/render/fonts.js';
+import { FONT_STACK, MONO_STACK } from '../../../engines/render/fonts.js';
 
 export const BASE_CSS = `
 :root {

@@ -3,11 +3,11 @@
  * PUT is version N+1, every version kept), archive, visibility, lists by query, and the page-route gate.
  * The kind brings only its document and how it is checked and rendered.
  */
-import { conflict, notFound } from '../../http/errors.js';
-import type { Viewer } from '../../http/viewer.js';
-import { StoreConflict } from '../../store/errors.js';
-import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/types.js';
+import { conflict, notFound } from '../../../http/errors.js';
+import type { Viewer } from '../../../http/viewer.js';
+import { StoreConflict } from '../../../store/errors.js';
+import { newId } from '../../../store/ids.js';
+import type { Store } from '../../../store/types.js';
 import {
   collectionsOf,
   type Kind,
@@ -16,7 +16,7 @@ import {
   type VersionRecord,
   type Visibility,
   versionId,
-} from './collections.js';
+} from '../collections.js';
 import { raiseItem } from './raise-item.js';
 import { slugFromTitle } from './slugs.js';
 

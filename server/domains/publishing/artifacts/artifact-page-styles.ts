@@ -1,4 +1,4 @@
-/** The artifact components' styles, on the shared page tokens (publishing/page-styles.ts). */
+/** The artifact components' styles, on the shared page tokens (publishing/pages/page-styles.ts). */
 export const ARTIFACT_CSS = `
 .fo-doc.fo-doc > * + * { margin-top: 20px; }
 .fo-doc.fo-doc > .fo-heading-2 { margin-top: 40px; }
