@@ -4,11 +4,10 @@
  */
 
 import { MAX_DOCUMENT_DEPTH } from '../../../engines/render/document-depth.js';
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { defineRoute } from '../../../http/define-route.js';
 import { servicesOf } from '../../../http/viewer.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
-import { serveRendered } from '../pages/serve-rendered.js';
-import { SlugParams } from '../schema.js';
+import { serveRoute } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
 import {
   ArtifactDocument,
@@ -80,32 +79,16 @@ export const archiveArtifact = shared.archive;
 export const unarchiveArtifact = shared.unarchive;
 export const setArtifactVisibility = shared.visibility;
 
-export const artifactCard = defineRawRoute({
-  method: 'GET',
-  path: '/a/:slug.png',
-  auth: 'public',
-  params: SlugParams,
+export const artifactCard = serveRoute('a', 'png', {
   query: ArtifactPageQuery,
-  hidden: true,
   summary: "An artifact's link preview card (1200×630 PNG)",
-  handler: async ({ params, query, viewer, ctx }, { artifacts }) => {
-    const { found, output } = await artifacts.card(params.slug, viewer, query.version);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, embeddable: true });
-  },
+  render: ({ artifacts }, r) => artifacts.card(r.slug, r.viewer, r.version),
 });
 
-export const artifactPage = defineRawRoute({
-  method: 'GET',
-  path: '/a/:slug',
-  auth: 'public',
-  params: SlugParams,
+export const artifactPage = serveRoute('a', 'page', {
   query: ArtifactPageQuery,
-  hidden: true,
   summary: 'An artifact page',
-  handler: async ({ params, query, viewer, origin, ctx }, { artifacts }) => {
-    const { found, output } = await artifacts.page(params.slug, viewer, query.version, origin);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp: output.csp as string });
-  },
+  render: ({ artifacts }, r) => artifacts.page(r.slug, r.viewer, r.version, r.origin),
 });
 
 /** Mount order: fixed words before /:slug; the card before the page. */

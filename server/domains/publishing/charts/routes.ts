@@ -6,8 +6,7 @@ import type { Context } from 'koa';
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
-import { serveRendered } from '../pages/serve-rendered.js';
-import { SlugParams } from '../schema.js';
+import { serveRoute } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
 import { RUNTIME_PATH } from './runtime-bundle.js';
 import {
@@ -86,47 +85,22 @@ export const chartRuntimeScript = defineRawRoute({
   handler: async ({ query, ctx }, { charts }) => serveRuntime(ctx, await charts.runtime(), query.v),
 });
 
-export const chartSvg = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug.svg',
-  auth: 'public',
-  params: SlugParams,
+export const chartSvg = serveRoute('c', 'svg', {
   query: ChartPageQuery,
-  hidden: true,
   summary: 'A chart as SVG (?theme=dark for the dark theme)',
-  handler: async ({ params, query, viewer, ctx }, { charts }) => {
-    const { found, output } = await charts.svg(params.slug, viewer, query.version, query.theme);
-    const csp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp, embeddable: true });
-  },
+  render: ({ charts }, r) => charts.svg(r.slug, r.viewer, r.version, r.theme),
 });
 
-export const chartPng = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug.png',
-  auth: 'public',
-  params: SlugParams,
+export const chartPng = serveRoute('c', 'png', {
   query: ChartPageQuery,
-  hidden: true,
   summary: 'A chart as PNG (?theme=dark for the dark theme)',
-  handler: async ({ params, query, viewer, ctx }, { charts }) => {
-    const { found, output } = await charts.png(params.slug, viewer, query.version, query.theme);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, embeddable: true });
-  },
+  render: ({ charts }, r) => charts.png(r.slug, r.viewer, r.version, r.theme),
 });
 
-export const chartPage = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug',
-  auth: 'public',
-  params: SlugParams,
+export const chartPage = serveRoute('c', 'page', {
   query: ChartPageQuery,
-  hidden: true,
   summary: 'An interactive chart page',
-  handler: async ({ params, query, viewer, origin, ctx }, { charts }) => {
-    const { found, output } = await charts.page(params.slug, viewer, query.version, origin);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp: output.csp as string });
-  },
+  render: ({ charts }, r) => charts.page(r.slug, r.viewer, r.version, r.origin),
 });
 
 function serveRuntime(ctx: Context, runtime: { code: Buffer; hash: string }, v?: string) {
