@@ -7,7 +7,7 @@ import { MAX_DOCUMENT_DEPTH } from '../../../engines/render/document-depth.js';
 import { defineRoute } from '../../../http/define-route.js';
 import { servicesOf } from '../../../http/viewer.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
-import { serveRoute } from '../pages/serve-routes.js';
+import { serveRoutes } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
 import {
   ArtifactDocument,
@@ -79,16 +79,17 @@ export const archiveArtifact = shared.archive;
 export const unarchiveArtifact = shared.unarchive;
 export const setArtifactVisibility = shared.visibility;
 
-export const artifactCard = serveRoute('a', 'png', {
-  query: ArtifactPageQuery,
-  summary: "An artifact's link preview card (1200×630 PNG)",
-  render: ({ artifacts }, r) => artifacts.card(r.slug, r.viewer, r.version),
-});
-
-export const artifactPage = serveRoute('a', 'page', {
-  query: ArtifactPageQuery,
-  summary: 'An artifact page',
-  render: ({ artifacts }, r) => artifacts.page(r.slug, r.viewer, r.version, r.origin),
+const served = serveRoutes('a', ArtifactPageQuery, {
+  artifactCard: {
+    form: 'png',
+    summary: "An artifact's link preview card (1200×630 PNG)",
+    render: ({ artifacts }, r) => artifacts.card(r.slug, r.viewer, r.version),
+  },
+  artifactPage: {
+    form: 'page',
+    summary: 'An artifact page',
+    render: ({ artifacts }, r) => artifacts.page(r.slug, r.viewer, r.version, r.origin),
+  },
 });
 
 /** Mount order: fixed words before /:slug; the card before the page. */
@@ -103,6 +104,5 @@ export const artifactRoutes = {
   archiveArtifact,
   unarchiveArtifact,
   setArtifactVisibility,
-  artifactCard,
-  artifactPage,
+  ...served,
 };

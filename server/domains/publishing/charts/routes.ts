@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
-import { serveRoute } from '../pages/serve-routes.js';
+import { serveRoutes } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
 import { RUNTIME_PATH } from './runtime-bundle.js';
 import {
@@ -85,22 +85,22 @@ export const chartRuntimeScript = defineRawRoute({
   handler: async ({ query, ctx }, { charts }) => serveRuntime(ctx, await charts.runtime(), query.v),
 });
 
-export const chartSvg = serveRoute('c', 'svg', {
-  query: ChartPageQuery,
-  summary: 'A chart as SVG (?theme=dark for the dark theme)',
-  render: ({ charts }, r) => charts.svg(r.slug, r.viewer, r.version, r.theme),
-});
-
-export const chartPng = serveRoute('c', 'png', {
-  query: ChartPageQuery,
-  summary: 'A chart as PNG (?theme=dark for the dark theme)',
-  render: ({ charts }, r) => charts.png(r.slug, r.viewer, r.version, r.theme),
-});
-
-export const chartPage = serveRoute('c', 'page', {
-  query: ChartPageQuery,
-  summary: 'An interactive chart page',
-  render: ({ charts }, r) => charts.page(r.slug, r.viewer, r.version, r.origin),
+const served = serveRoutes('c', ChartPageQuery, {
+  chartSvg: {
+    form: 'svg',
+    summary: 'A chart as SVG (?theme=dark for the dark theme)',
+    render: ({ charts }, r) => charts.svg(r.slug, r.viewer, r.version, r.theme),
+  },
+  chartPng: {
+    form: 'png',
+    summary: 'A chart as PNG (?theme=dark for the dark theme)',
+    render: ({ charts }, r) => charts.png(r.slug, r.viewer, r.version, r.theme),
+  },
+  chartPage: {
+    form: 'page',
+    summary: 'An interactive chart page',
+    render: ({ charts }, r) => charts.page(r.slug, r.viewer, r.version, r.origin),
+  },
 });
 
 function serveRuntime(ctx: Context, runtime: { code: Buffer; hash: string }, v?: string) {
@@ -126,7 +126,5 @@ export const chartRoutes = {
   unarchiveChart,
   setChartVisibility,
   chartRuntimeScript,
-  chartSvg,
-  chartPng,
-  chartPage,
+  ...served,
 };

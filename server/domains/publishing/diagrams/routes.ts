@@ -5,7 +5,7 @@
  */
 import { defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
-import { serveRoute } from '../pages/serve-routes.js';
+import { serveRoutes } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
 import { LayoutRequest, LayoutResult } from './layout-schema.js';
 import {
@@ -101,22 +101,22 @@ export const archiveDiagram = shared.archive;
 export const unarchiveDiagram = shared.unarchive;
 export const setDiagramVisibility = shared.visibility;
 
-export const diagramSvg = serveRoute('d', 'svg', {
-  query: PageQuery,
-  summary: 'A diagram as SVG (themed light and dark by prefers-color-scheme)',
-  render: ({ diagrams }, r) => diagrams.svg(r.slug, r.viewer, r.version),
-});
-
-export const diagramPng = serveRoute('d', 'png', {
-  query: PageQuery,
-  summary: 'A diagram as PNG (?theme=dark for the dark theme)',
-  render: ({ diagrams }, r) => diagrams.png(r.slug, r.viewer, r.version, r.theme),
-});
-
-export const diagramPage = serveRoute('d', 'page', {
-  query: PageQuery,
-  summary: 'A diagram page',
-  render: ({ diagrams }, r) => diagrams.page(r.slug, r.viewer, r.version, r.origin),
+const served = serveRoutes('d', PageQuery, {
+  diagramSvg: {
+    form: 'svg',
+    summary: 'A diagram as SVG (themed light and dark by prefers-color-scheme)',
+    render: ({ diagrams }, r) => diagrams.svg(r.slug, r.viewer, r.version),
+  },
+  diagramPng: {
+    form: 'png',
+    summary: 'A diagram as PNG (?theme=dark for the dark theme)',
+    render: ({ diagrams }, r) => diagrams.png(r.slug, r.viewer, r.version, r.theme),
+  },
+  diagramPage: {
+    form: 'page',
+    summary: 'A diagram page',
+    render: ({ diagrams }, r) => diagrams.page(r.slug, r.viewer, r.version, r.origin),
+  },
 });
 
 /** Mount order: fixed words before /:slug; .svg and .png before the page. */
@@ -132,7 +132,5 @@ export const diagramRoutes = {
   archiveDiagram,
   unarchiveDiagram,
   setDiagramVisibility,
-  diagramSvg,
-  diagramPng,
-  diagramPage,
+  ...served,
 };

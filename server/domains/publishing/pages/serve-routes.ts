@@ -23,13 +23,6 @@ export type ServeRequest = {
 
 type ServeQuery = { version?: number; theme?: 'light' | 'dark' };
 
-export type ServeForm = {
-  /** The kind's page query (`version`, and `theme` where it has one). */
-  query: z.ZodType<ServeQuery>;
-  summary: string;
-  render(services: RouteServices, request: ServeRequest): Promise<{ found: Found; output: Rendered }>;
-};
-
 /** Opened directly, an SVG is its own document: nothing in it may run or load. */
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
@@ -42,10 +35,32 @@ const FORMS: Record<
   page: { suffix: '', headers: (output) => ({ csp: output.csp as string }) },
 };
 
-export function serveRoute(
+export type ServeForm = {
+  form: keyof typeof FORMS;
+  summary: string;
+  render(services: RouteServices, request: ServeRequest): Promise<{ found: Found; output: Rendered }>;
+};
+
+/**
+ * A kind's serve routes, named as the route table will name them (`diagramSvg` ...), in mount order: `.svg` and
+ * `.png` before the page, whose `/:slug` would otherwise take them.
+ */
+export function serveRoutes<Name extends string>(
   letter: 'd' | 'c' | 'a',
-  form: keyof typeof FORMS,
-  { query, summary, render }: ServeForm,
+  query: z.ZodType<ServeQuery>,
+  forms: Record<Name, ServeForm>,
+) {
+  const entries = Object.entries<ServeForm>(forms).map(([name, form]) => [
+    name,
+    serveRoute(letter, query, form),
+  ]);
+  return Object.fromEntries(entries) as Record<Name, ReturnType<typeof serveRoute>>;
+}
+
+function serveRoute(
+  letter: 'd' | 'c' | 'a',
+  query: z.ZodType<ServeQuery>,
+  { form, summary, render }: ServeForm,
 ) {
   const { suffix, headers } = FORMS[form];
   return defineRawRoute({
