@@ -14,12 +14,7 @@ import { incoming, metaFromFields } from './direct/form-fields.js';
 import type { ReceivedFile } from './direct/receive-multipart.js';
 import { createUploadGrants } from './grant/grants.js';
 
-export {
-  type ReceivedFile,
-  type ReceiveOptions,
-  receiveMultipart,
-  sanitizeFilename,
-} from './direct/receive-multipart.js';
+export { type ReceivedFile, receiveMultipart, sanitizeFilename } from './direct/receive-multipart.js';
 export {
   exactlyOneSource,
   FileSource,
@@ -27,7 +22,6 @@ export {
   receiveSource,
   SOURCE_MESSAGE,
 } from './from-agent/agent-file.js';
-export { GRANT_PREFIX } from './grant/grants.js';
 
 /** Receives a multipart upload; `beforeFile` may refuse it or lower its byte limit before a byte is written. */
 export type Receive = (
