@@ -22,7 +22,7 @@ await mkdir(peerRoot, { recursive: true });
 
 const srv = await startTestServer({ limits: { uploadBytes: 2 << 30 } as never });
 const { workspaceId } = await srv.createKeyDetails({ services: ['assets'] });
-const assets = srv.services.assets;
+const uploads = srv.services.uploads;
 
 /** A WAV of `bytes` total (header + noise) so the same file is valid for /f and /audio. */
 async function wavFile(name: string, bytes: number): Promise<string> {
@@ -48,7 +48,7 @@ async function wavFile(name: string, bytes: number): Promise<string> {
 async function asAsset(path: string, filename: string) {
   const copy = join(work, `in-${filename}`);
   await copyFile(path, copy);
-  return assets.createFromFile(workspaceId, { path: copy, filename });
+  return uploads.createFromFile(workspaceId, { path: copy, filename });
 }
 
 const rows: { test: string; server: string; result: string; ratio?: string }[] = [];

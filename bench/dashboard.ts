@@ -79,7 +79,7 @@ const seedStart = performance.now();
 for (let i = 0; i < count; i++) {
   const path = join(work, `in-${i}.png`);
   await copyFile(source, path);
-  await srv.services.assets.createFromFile(workspaceId, {
+  await srv.services.uploads.createFromFile(workspaceId, {
     path,
     filename: `tile-${String(i).padStart(5, '0')}.png`,
     contentType: 'image/png',

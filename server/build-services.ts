@@ -4,7 +4,6 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { createAssetService } from './domains/assets/service.js';
-import { createChunkedUploads } from './domains/chunked-uploads/service.js';
 import { createIdentityService } from './domains/identity/service.js';
 import { createKeyService } from './domains/keys/service.js';
 import { createModelStore } from './domains/models/model-store.js';
@@ -17,6 +16,8 @@ import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { createSyncService } from './domains/sync/service.js';
 import { createTranscriptService } from './domains/transcripts/service.js';
+import { createChunkedUploads } from './domains/uploads/chunked/service.js';
+import { createUploadService } from './domains/uploads/service.js';
 import { createWatchedFolderService } from './domains/watched-folders/service.js';
 import { createWorkspaceService } from './domains/workspaces/service.js';
 import { createRenderCache } from './engines/render/render-cache.js';
@@ -44,6 +45,7 @@ export function buildServices(
   const keys = createKeyService({ store });
   const identity = createIdentityService({ store, config, workspaces, log });
   const assets = createAssetService({ store, config });
+  const uploads = createUploadService({ store, assets, maxBytes: config.limits.uploadBytes });
 
   const modelStore = createModelStore({ dataDir: config.dataDir });
   const engine = createActiveEngine({
@@ -66,6 +68,7 @@ export function buildServices(
   const transcripts = createTranscriptService({
     store,
     assets,
+    assetFromFile: uploads.createFromFile,
     active: engine,
     log,
     // Only a hosted instance has other nodes whose work and results must be looked for.
@@ -85,6 +88,7 @@ export function buildServices(
   const chunkedUploads = createChunkedUploads({
     store,
     assets,
+    assetFromFile: uploads.createFromFile,
     transcripts,
     maxBytes: config.limits.uploadBytes,
     partsRoot: join(config.dataDir, 'chunked'),
@@ -93,7 +97,7 @@ export function buildServices(
     store,
     active: engine,
     transcripts,
-    assets,
+    uploads,
     tmpDir: store.tmpDir,
   });
 
@@ -154,15 +158,9 @@ export function buildServices(
   const sync = createSyncService({
     store,
     config,
-    assets,
-    transcripts,
-    publishing,
-    diagrams,
-    charts,
-    artifacts,
-    chunkedUploads,
-    secretBox: extras.secretBox,
-    log,
+    records: { assets, uploads, transcripts, publishing, diagrams, charts, artifacts },
+    hosted: { chunkedUploads },
+    desktop: { secretBox: extras.secretBox, log },
   });
   lifecycle.onClose(() => sync.desktop.close());
 
@@ -178,6 +176,7 @@ export function buildServices(
     reference,
     node: createNodeStatus({ store, node: config.nodeId, closing: lifecycle.closing }),
     assets,
+    uploads,
     engine,
     models,
     transcripts,
@@ -207,7 +206,7 @@ export function resolversOf(services: Services): CredentialResolvers {
   return {
     session: services.identity.resolveSession,
     key: services.keys.resolve,
-    grants: [services.assets.grants, services.realtime.grants],
+    grants: [services.uploads.grants, services.realtime.grants],
   };
 }
 

@@ -2,7 +2,6 @@
 
 import type { Config } from './config.js';
 import type { AssetService } from './domains/assets/service.js';
-import type { ChunkedUploads } from './domains/chunked-uploads/service.js';
 import type { IdentityService } from './domains/identity/service.js';
 import type { KeyService } from './domains/keys/service.js';
 import type { ModelManager } from './domains/models/service.js';
@@ -14,6 +13,8 @@ import type { RealtimeService } from './domains/realtime/service.js';
 import type { InstanceSettingsStore } from './domains/settings/settings-store.js';
 import type { SyncService } from './domains/sync/service.js';
 import type { TranscriptService } from './domains/transcripts/service.js';
+import type { ChunkedUploads } from './domains/uploads/chunked/service.js';
+import type { UploadService } from './domains/uploads/service.js';
 import type { WatchedFolderService } from './domains/watched-folders/service.js';
 import type { WorkspaceService } from './domains/workspaces/service.js';
 import type { RenderPool } from './engines/render/render-pool.js';
@@ -50,6 +51,8 @@ export type Services = {
   /** This node's liveness and readiness (/health, /ready). */
   node: NodeStatusService;
   assets: AssetService;
+  /** Every way a file arrives and becomes an asset (chunked uploads apart, below). */
+  uploads: UploadService;
   /** The Whisper engine of the active model: one per instance, shared by everything that transcribes. */
   engine: ActiveEngine;
   models: ModelManager;

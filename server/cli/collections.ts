@@ -1,10 +1,11 @@
 // Every collection a Folio instance stores, for moving a whole instance between backends (export.ts, import.ts).
-import { assetsCollection, uploadGrants } from '../domains/assets/collections.js';
-import { chunkedUploads } from '../domains/chunked-uploads/collections.js';
+import { assetsCollection } from '../domains/assets/collections.js';
 import { sessions, signInLinks, users, waitlist } from '../domains/identity/collections.js';
 import { apiKeys } from '../domains/keys/collections.js';
 import { realtimeSecrets } from '../domains/realtime/collections.js';
 import { transcriptsCollection } from '../domains/transcripts/collections.js';
+import { chunkedUploads } from '../domains/uploads/chunked/collections.js';
+import { uploadGrants } from '../domains/uploads/grant/collections.js';
 import { watchedFilesCollection } from '../domains/watched-folders/collections.js';
 import { workspacesCollection } from '../domains/workspaces/collections.js';
 import type { CollectionSpec, Row } from '../store/types.js';

@@ -1,11 +1,10 @@
 // `folio export <dir>`: every record and blob of an instance into an archive directory (archive.ts), each blob's
 // SHA-256 computed as it is written, so an import can prove it brought back the same bytes.
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Sha256Stream } from '../store/sha256-stream.js';
 import type { Store } from '../store/types.js';
 import {
   ARCHIVE_FORMAT,
@@ -52,17 +51,9 @@ export async function exportStore(store: Store, dir: string, log: (line: string)
     if (!source) continue; // removed since it was listed
     const target = join(dir, blobFile(info.key));
     await mkdir(dirname(target), { recursive: true });
-    const hash = createHash('sha256');
-    let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const count = new Sha256Stream();
     await pipeline(source, count, createWriteStream(target));
-    blobs.push({ key: info.key, size, sha256: hash.digest('hex') });
+    blobs.push({ key: info.key, size: count.bytes, sha256: count.digest() });
   }
   const manifest: Manifest = {
     format: ARCHIVE_FORMAT,

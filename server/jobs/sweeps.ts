@@ -6,6 +6,7 @@ import type { Sweep } from './sweeper.js';
 export function sweepsOf({
   identity,
   assets,
+  uploads,
   chunkedUploads,
   realtime,
   sync,
@@ -20,7 +21,7 @@ export function sweepsOf({
     // Nothing left behind: sessions and sign-in links that expired, which no write can remove at their expiry.
     () => identity.sweep(),
     // Nothing left behind: grants that expired unused (or were used), kept until then for a 410.
-    async () => ({ 'expired upload grants': await assets.grants.sweep() }),
+    async () => ({ 'expired upload grants': await uploads.grants.sweep() }),
     // Nothing left behind: realtime secrets that expired or were used.
     async () => ({ 'expired realtime secrets': await realtime.grants.sweep() }),
     // Parts of uploads nobody completed, and part directories a crash left before their record: parts are files or

@@ -3,7 +3,6 @@
 
 import { assetApiRoutes } from '../domains/assets/routes.js';
 import { assetServeRoutes } from '../domains/assets/serve-routes.js';
-import { chunkedUploadRoutes } from '../domains/chunked-uploads/routes.js';
 import { identityRoutes } from '../domains/identity/routes.js';
 import { keyRoutes } from '../domains/keys/routes.js';
 import { modelRoutes } from '../domains/models/routes.js';
@@ -21,10 +20,13 @@ import {
 import { realtimeRoutes, realtimeSocket } from '../domains/realtime/routes.js';
 import { serviceRegistryRoutes } from '../domains/service-registry/routes.js';
 import { settingsRoutes } from '../domains/settings/routes.js';
-import { syncLocalRoutes } from '../domains/sync/desktop/routes.js';
-import { syncProtocolRoutes } from '../domains/sync/hosted/routes.js';
+import { syncLocalRoutes } from '../domains/sync/desktop/screen-routes.js';
+import { syncProtocolRoutes } from '../domains/sync/hosted/protocol-routes.js';
 import { transcriptionDocs } from '../domains/transcripts/docs.js';
 import { transcriptRoutes } from '../domains/transcripts/routes.js';
+import { chunkedUploadRoutes, sessionChunkedUploadRoutes } from '../domains/uploads/chunked/routes.js';
+import { directUploadRoutes } from '../domains/uploads/direct/routes.js';
+import { grantUploadRoutes } from '../domains/uploads/grant/routes.js';
 import { waitlistRoutes } from '../domains/waitlist/routes.js';
 import { watchedFolderDocs } from '../domains/watched-folders/docs.js';
 import { watchedFolderRoutes } from '../domains/watched-folders/routes.js';
@@ -34,7 +36,6 @@ import { homeRoutes } from './home/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { openAiRoutes } from './openai/routes.js';
 import { referenceRoutes } from './reference/routes.js';
-import { sessionUploadRoutes } from './session-uploads/routes.js';
 
 export type { Capability, NamedRoute };
 
@@ -45,7 +46,11 @@ export const capabilities: Capability[] = [
     routes: { ...identityRoutes, ...workspaceRoutes, ...keyRoutes, ...serviceRegistryRoutes },
   },
   { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlistRoutes },
-  { name: 'assets', title: 'Assets (service: assets)', routes: assetApiRoutes },
+  {
+    name: 'assets',
+    title: 'Assets (service: assets)',
+    routes: { ...directUploadRoutes, ...grantUploadRoutes, ...assetApiRoutes },
+  },
   {
     name: 'transcription',
     title: 'Transcription and realtime (services: transcription, realtime)',
@@ -103,7 +108,11 @@ export const capabilities: Capability[] = [
       'Streamable HTTP at /mcp for MCP clients (Claude, Cursor, VS Code, Codex), with the same API key as `Authorization: Bearer`. Tools are named `<capability>_<verb>` (assets_list, transcripts_create, ...) and generated from these routes; a key sees the tools of its services. Resources: folio://reference/llms.txt and folio://<capability>/{id}. `npm run serve -- --print-mcp-config <client>` prints a ready client config.',
     routes: mcpRoutes,
   },
-  { name: 'session-uploads', title: 'Dashboard chunked uploads (session)', routes: sessionUploadRoutes },
+  {
+    name: 'session-uploads',
+    title: 'Dashboard chunked uploads (session)',
+    routes: sessionChunkedUploadRoutes,
+  },
   {
     name: 'settings',
     title: 'Instance settings (instance owner)',

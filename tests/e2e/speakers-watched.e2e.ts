@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('speakers and watched folders', { timeout: 240_000
       fx.dir,
       said.map((turn) => turn.join(' ')),
     );
-    const asset = await services.assets.createFromFile(workspace?.id as string, {
+    const asset = await services.uploads.createFromFile(workspace?.id as string, {
       bytes: readFileSync(interview.stereo),
       filename: 'interview.wav',
     });

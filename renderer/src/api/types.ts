@@ -7,10 +7,6 @@ import type {
   Asset as AssetSchema,
 } from '@server/domains/assets/schema';
 import type {
-  ChunkedUpload as ChunkedUploadSchema,
-  CompletedUpload as CompletedUploadSchema,
-} from '@server/domains/chunked-uploads/schema';
-import type {
   Me as MeSchema,
   Profile as ProfileSchema,
   SignInLink as SignInLinkSchema,
@@ -43,6 +39,10 @@ import type {
   TranscriptSummary as TranscriptSummarySchema,
   TranscriptWord as TranscriptWordSchema,
 } from '@server/domains/transcripts/schema';
+import type {
+  ChunkedUpload as ChunkedUploadSchema,
+  CompletedUpload as CompletedUploadSchema,
+} from '@server/domains/uploads/chunked/schema';
 import type {
   Workspace as WorkspaceSchema,
   WorkspaceWithUsage as WorkspaceWithUsageSchema,

@@ -1,5 +1,5 @@
 import { defineCollection } from '../../store/types.js';
-import type { AssetRecord, UploadGrantRecord } from './schema.js';
+import type { AssetRecord } from './schema.js';
 
 export const assetsCollection = defineCollection<AssetRecord>({
   name: 'assets',
@@ -14,13 +14,6 @@ export const assetsCollection = defineCollection<AssetRecord>({
   },
   unique: ['key'],
   search: ['searchText'],
-});
-
-export const uploadGrants = defineCollection<UploadGrantRecord>({
-  name: 'upload-grants',
-  scope: 'workspace',
-  fields: { expiresAt: 'text', usedAt: 'text', claimedAt: 'text', createdAt: 'text' },
-  unique: ['hash'],
 });
 
 /** Where an asset's bytes live in the blob store. */

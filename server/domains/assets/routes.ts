@@ -1,104 +1,10 @@
-/** The assets API (docs/api.md): uploads, client-upload grants, asset records. Serve routes are in serve-routes.ts. */
+/** The assets API (docs/api.md): asset records. Uploads are in domains/uploads/, serve routes in serve-routes.ts. */
 import { z } from 'zod';
-import { bearerOf } from '../../http/authenticate.js';
-import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../http/define-route.js';
 import { notFound } from '../../http/errors.js';
-import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { presentAsset, presentAssetPage } from './present-asset.js';
-import {
-  Asset,
-  AssetList,
-  AssetParams,
-  ListAssetsQuery,
-  MintGrantBody,
-  PatchAssetBody,
-  UploadGrant,
-} from './schema.js';
-import { GRANT_PREFIX } from './upload-grants.js';
-
-/** Any origin may upload with a grant, never with credentials (docs/security.md#cors). */
-const CLIENT_CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'authorization, content-type',
-  'Access-Control-Max-Age': '600',
-  'Access-Control-Expose-Headers': 'Retry-After',
-};
-
-export const uploadAsset = defineRawRoute({
-  method: 'POST',
-  path: '/api/v1/uploads',
-  auth: ['session', 'key'],
-  service: 'assets',
-  requestContentType: 'multipart/form-data',
-  response: Asset,
-  status: 201,
-  summary: 'Upload a file as a new asset',
-  description:
-    'multipart/form-data with the file in field `file`; optional fields `displayName` and `tags` (comma list or JSON array). The type is detected from the bytes.',
-  handler: async ({ workspace, origin, ctx }, { assets }) => {
-    const received = await assets.receive((space) => receiveMultipart(ctx.req, space));
-    return presentAsset(await assets.upload(workspace.id, received), origin);
-  },
-});
-
-export const mintUploadGrant = defineRoute({
-  method: 'POST',
-  path: '/api/v1/uploads/grant',
-  auth: 'key',
-  service: 'assets',
-  body: MintGrantBody,
-  response: UploadGrant,
-  status: 201,
-  tool: 'assets_mint_grant',
-  summary: 'Mint a short-lived, single-use client-upload grant',
-  description:
-    'Body (all optional): `expiresIn` seconds (default 600, max 3600), `maxBytes`, `allowedTypes` (content types like image/png or image/*, or asset types like audio), `displayName`, `tags`. The browser then POSTs multipart to `uploadUrl` with `Authorization: Bearer <grant>`.',
-  handler: async ({ workspace, viewer, body, origin }, { assets }) => {
-    const { secret, record } = await assets.grants.mint(workspace.id, viewer.keyId, body);
-    const { maxBytes, allowedTypes } = record;
-    return {
-      grant: secret,
-      expiresAt: record.expiresAt,
-      uploadUrl: `${origin}/api/v1/uploads/client`,
-      maxBytes,
-      allowedTypes,
-    };
-  },
-});
-
-export const clientUpload = defineRawRoute({
-  method: 'POST',
-  path: '/api/v1/uploads/client',
-  auth: ['grant', 'public'],
-  grantPurpose: 'upload',
-  cors: CLIENT_CORS,
-  requestContentType: 'multipart/form-data',
-  response: Asset,
-  status: 201,
-  summary: 'Upload one file with a client-upload grant (no key, no cookies)',
-  description:
-    'Send the grant as `Authorization: Bearer fg_...`, or as a form field `grant` placed before the `file` field. A used or expired grant answers 410. CORS: any origin, without credentials.',
-  handler: async ({ origin, ctx }, { assets }) => {
-    const bearer = bearerOf(ctx.get('authorization') || undefined);
-    const record = await assets.uploadWithGrant(
-      bearer?.startsWith(GRANT_PREFIX) ? bearer : undefined,
-      (beforeFile) => assets.receive((space) => receiveMultipart(ctx.req, { ...space, beforeFile })),
-    );
-    return presentAsset(record, origin);
-  },
-});
-
-export const clientUploadPreflight = defineRoute({
-  method: 'OPTIONS',
-  path: '/api/v1/uploads/client',
-  auth: 'public',
-  cors: CLIENT_CORS,
-  hidden: true,
-  summary: 'CORS preflight for client uploads',
-  handler: () => reply.empty(204),
-});
+import { Asset, AssetList, AssetParams, ListAssetsQuery, PatchAssetBody } from './schema.js';
 
 export const listAssets = defineRoute({
   method: 'GET',
@@ -161,10 +67,6 @@ export const deleteAsset = defineRoute({
 });
 
 export const assetApiRoutes = {
-  uploadAsset,
-  mintUploadGrant,
-  clientUpload,
-  clientUploadPreflight,
   listAssets,
   getAsset,
   updateAsset,

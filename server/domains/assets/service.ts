@@ -1,4 +1,7 @@
-/** Assets: uploads (direct, grant, from a file on disk), records, usage, and lookups for the serve routes. */
+/**
+ * Assets: making one from a file (create-asset.ts: checked, bytes and record in one unit; every way a file arrives is
+ * in domains/uploads/), records, usage, and lookups for the serve routes.
+ */
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
@@ -7,18 +10,17 @@ import { notFound } from '../../http/errors.js';
 import type { ByteRange, Store } from '../../store/types.js';
 import { isAssetKey } from './asset-key.js';
 import { assetBlobKey, assetsCollection, searchTextOf } from './collections.js';
+import { createAssetWriter } from './create-asset.js';
 import { sweepOrphanFiles } from './orphan-files.js';
 import { presentAsset } from './present-asset.js';
 import type { AssetRecord, ListAssetsQuery, PatchAssetBody, Usage } from './schema.js';
-import { createUploadGrants } from './upload-grants.js';
-import { createUploads } from './uploads.js';
 
-export type { NewAssetMeta } from './create-asset.js';
-export type { Receive } from './uploads.js';
+export type { CreateOptions, NewAssetMeta } from './create-asset.js';
+export type { IncomingFile } from './ingest/inspect-file.js';
 
 export interface AssetServiceDeps {
   store: Store;
-  config: Pick<Config, 'dataDir' | 'limits'>;
+  config: Pick<Config, 'dataDir'>;
   /** Bound on all cached image derivatives together (default 1 GiB). */
   imageCacheBytes?: number;
 }
@@ -36,13 +38,12 @@ export type FoundAsset = {
 };
 
 export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }: AssetServiceDeps) {
-  const grants = createUploadGrants(store);
   const imageCache = createImageCache({
     dir: join(config.dataDir, 'cache', 'img'),
     maxBytes: imageCacheBytes,
   });
   const assets = (workspaceId: string) => store.collection(assetsCollection, workspaceId);
-  const { upload, uploadWithGrant, createFromFile } = createUploads(store, grants);
+  const { create } = createAssetWriter(store);
 
   async function get(workspaceId: string, id: string): Promise<AssetRecord> {
     const record = await assets(workspaceId).get(id);
@@ -144,9 +145,8 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
   }
 
   return {
-    upload,
-    uploadWithGrant,
-    createFromFile,
+    /** Checks a received file (taking ownership of it) and stores it with its record: what every upload ends in. */
+    create,
     list: (workspaceId: string, query: ListAssetsQuery) =>
       assets(workspaceId).list({
         where: {
@@ -171,14 +171,10 @@ export function createAssetService({ store, config, imageCacheBytes = 1 << 30 }:
     bytes,
     /** The JSON an asset answers as, with its URLs on `origin`. */
     present: presentAsset,
-    /** Runs `into` with where a received file may be written and how large it may be; the file is the caller's. */
-    receive: <T>(into: (space: { tmpDir: string; maxBytes: number }) => Promise<T>) =>
-      into({ tmpDir: store.tmpDir, maxBytes: config.limits.uploadBytes }),
     usage,
     forgetWorkspace,
     /** Removes bytes without a record once older than `graceMs` (orphan-files.ts says what leaves them). */
     sweepOrphans: (graceMs: number) => sweepOrphanFiles(store, graceMs),
-    grants,
     imageCache,
     /** What a change feed (sync) follows: the store's feed names a collection by its spec. */
     collection: assetsCollection,

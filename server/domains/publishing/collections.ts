@@ -21,7 +21,7 @@ export type PublicationRecord = {
   archived: boolean;
   /** The latest version's number. */
   version: number;
-  /** The seq of the item's own last write, while only its versions have raised it since (raise-item.ts). */
+  /** The seq of the item's own last write, while only its versions have raised it since (versions/raise-item.ts). */
   ownSeq?: number | null;
   /** Title, description and tags lower-cased, for `q`. */
   searchText: string;
@@ -42,7 +42,7 @@ export type VersionRecord = {
   /** What the kind derived when checking the document (a diagram's size, an artifact's references). */
   derived?: Record<string, unknown>;
   createdAt: string;
-  /** When it arrived here by sync; absent on a version published here (unfinished.ts). */
+  /** When it arrived here by sync; absent on a version published here (sync/unfinished-publish.ts). */
   receivedAt?: string;
 };
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../../http/paging.js';
 import { VISIBILITIES } from './collections.js';
-import { Slug } from './slugs.js';
+import { Slug } from './versions/slugs.js';
 
 export const Title = z
   .string()

@@ -6,12 +6,12 @@
 import { conflict } from '../../http/errors.js';
 import type { Row, Store, Stored } from '../../store/types.js';
 import { collectionsOf, type Kind, type PublicationRecord, type VersionRecord } from './collections.js';
-import type { NewVersion, Publications } from './publications.js';
-import { createSyncedPublications } from './synced.js';
-import { sweepUnfinished, unfinishedVersions } from './unfinished.js';
+import { createSyncedPublications } from './sync/synced-publications.js';
+import { sweepUnfinished, unfinishedVersions } from './sync/unfinished-publish.js';
+import type { NewVersion, Publications } from './versions/publication-model.js';
 
-export { Slug } from './slugs.js';
-export type { SyncedItem, SyncedVersion } from './synced.js';
+export type { SyncedItem, SyncedVersion } from './sync/synced-publications.js';
+export { Slug } from './versions/slugs.js';
 
 export type PublishingServiceDeps = {
   store: Store;
@@ -42,10 +42,10 @@ export function createPublishingService({ store, publications }: PublishingServi
       /** The collections a change feed follows: a row per item, a row per version. */
       collections,
       ...createSyncedPublications({ store, kind }),
-      /** Which of these version rows belong to a publish that has not written its item (unfinished.ts). */
+      /** Which of these version rows belong to a publish that has not written its item (sync/unfinished-publish.ts). */
       unfinished: (workspaceId: string, rows: Row[]) =>
         unfinishedVersions(store, kind, workspaceId, rows as VersionRecord[]),
-      /** The seq of an item row's own last write, which its versions raising it leave alone (raise-item.ts). */
+      /** The seq of an item row's own last write, which its versions raising it leave alone (versions/raise-item.ts). */
       ownSeq: (row: Row) => (row as Stored<PublicationRecord>).ownSeq ?? row.seq ?? 0,
       publishAgain,
     };

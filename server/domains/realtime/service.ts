@@ -2,8 +2,8 @@
 import type { WebSocket } from 'ws';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import type { Store } from '../../store/types.js';
-import type { AssetService } from '../assets/service.js';
 import type { TranscriptService } from '../transcripts/service.js';
+import type { UploadService } from '../uploads/service.js';
 import { createRealtimeSecrets } from './secrets.js';
 import { type RealtimeOptions, runRealtimeSession } from './session.js';
 
@@ -11,12 +11,19 @@ export interface RealtimeDeps {
   store: Store;
   active: ActiveEngine;
   transcripts: TranscriptService;
-  assets: AssetService;
+  uploads: Pick<UploadService, 'createFromFile'>;
   tmpDir: string;
   options?: Partial<RealtimeOptions>;
 }
 
-export function createRealtimeService({ store, active, transcripts, assets, tmpDir, options }: RealtimeDeps) {
+export function createRealtimeService({
+  store,
+  active,
+  transcripts,
+  uploads,
+  tmpDir,
+  options,
+}: RealtimeDeps) {
   const secrets = createRealtimeSecrets(store);
   const sockets = new Set<WebSocket>();
   return {
@@ -26,7 +33,7 @@ export function createRealtimeService({ store, active, transcripts, assets, tmpD
     run(ws: WebSocket, session: { workspaceId: string; sessionId: string }) {
       sockets.add(ws);
       ws.once('close', () => sockets.delete(ws));
-      runRealtimeSession(ws, { ...session, active, transcripts, assets, tmpDir, options });
+      runRealtimeSession(ws, { ...session, active, transcripts, uploads, tmpDir, options });
     },
     close() {
       for (const ws of sockets) ws.terminate();

@@ -11,9 +11,9 @@ import type { RawData, WebSocket } from 'ws';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import { decodePcmS16ToF32 } from '../../engines/whisper/decode-audio.js';
 import type { EngineResult } from '../../engines/whisper/types.js';
-import type { AssetService } from '../assets/service.js';
 import type { TranscriptSegment, TranscriptWord } from '../transcripts/schema.js';
 import type { TranscriptService } from '../transcripts/service.js';
+import type { UploadService } from '../uploads/service.js';
 import { SAMPLE_RATE } from './schema.js';
 import { writeWav } from './wav.js';
 
@@ -37,7 +37,7 @@ export interface RealtimeDeps {
   sessionId: string;
   active: ActiveEngine;
   transcripts: TranscriptService;
-  assets: AssetService;
+  uploads: Pick<UploadService, 'createFromFile'>;
   tmpDir: string;
   options?: Partial<RealtimeOptions>;
 }
@@ -235,7 +235,7 @@ export function runRealtimeSession(ws: WebSocket, deps: RealtimeDeps): void {
       throw error;
     });
     const at = new Date().toISOString().replace(/[:.]/g, '-');
-    const asset = await deps.assets.createFromFile(deps.workspaceId, {
+    const asset = await deps.uploads.createFromFile(deps.workspaceId, {
       path,
       filename: `realtime-${at}.wav`,
       contentType: 'audio/wav',

@@ -1,53 +1,48 @@
-/** Sync: the receiving side (hosted/) and the syncing side (desktop/) of the same domain, over one set of kinds (kinds/) and one protocol (protocol/). */
+/**
+ * Sync: the receiving side (hosted/, what any Folio serves) and the syncing side (desktop/, what a desktop runs) of
+ * the same domain, over one set of kinds (kinds/) and one protocol (protocol/). The wiring names what each side
+ * needs beyond the records that travel: the receiving side takes packs in as chunked uploads; the syncing side keeps
+ * its hosted keys in a vault and logs its background runs.
+ */
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { Store } from '../../store/types.js';
-import type { AssetService } from '../assets/service.js';
-import type { ChunkedUploads } from '../chunked-uploads/service.js';
-import type { ArtifactService } from '../publishing/artifacts/service.js';
-import type { ChartService } from '../publishing/charts/service.js';
-import type { DiagramService } from '../publishing/diagrams/service.js';
-import type { PublishingService } from '../publishing/service.js';
-import type { TranscriptService } from '../transcripts/service.js';
-import { createDesktopSync } from './desktop/desktop-sync.js';
+import type { ChunkedUploads } from '../uploads/chunked/service.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
-import { createHostedSync } from './hosted/index.js';
-import { createKinds } from './kinds/index.js';
+import { createDesktopSync } from './desktop/service.js';
+import { createHostedSync } from './hosted/service.js';
+import { createKinds, type KindServices } from './kinds/index.js';
 
 export type SyncServiceDeps = {
   store: Store;
   config: Pick<Config, 'dataDir' | 'limits'>;
-  assets: AssetService;
-  transcripts: TranscriptService;
-  publishing: PublishingService;
-  diagrams: DiagramService;
-  charts: ChartService;
-  artifacts: ArtifactService;
-  chunkedUploads: ChunkedUploads;
-  /** The desktop shell's keychain-backed box for the hosted keys; headless, a 0600 file holds them. */
-  secretBox?: SecretBox;
-  log: Logger;
+  /** The services whose records travel, which both sides read and write. */
+  records: KindServices;
+  /** The receiving side's own: packs of blobs arrive as chunked uploads. */
+  hosted: { chunkedUploads: ChunkedUploads };
+  /** The syncing side's own: the shell's keychain-backed box for the hosted keys (headless, a 0600 file), a log. */
+  desktop: { secretBox?: SecretBox; log: Logger };
 };
 
-export function createSyncService(deps: SyncServiceDeps) {
-  const { store, config, assets } = deps;
-  const kinds = createKinds(deps);
+export function createSyncService({ store, config, records, hosted, desktop }: SyncServiceDeps) {
+  const kinds = createKinds(records);
+  const { assets } = records;
   return {
     kinds,
     hosted: createHostedSync({
       store,
       assets,
       kinds,
-      chunkedUploads: deps.chunkedUploads,
+      chunkedUploads: hosted.chunkedUploads,
       limits: config.limits,
     }),
     desktop: createDesktopSync({
       store,
       assets,
       kinds,
-      vault: createKeyVault({ dataDir: config.dataDir, box: deps.secretBox }),
+      vault: createKeyVault({ dataDir: config.dataDir, box: desktop.secretBox }),
       dataDir: config.dataDir,
-      log: deps.log,
+      log: desktop.log,
     }),
   };
 }

@@ -2,8 +2,8 @@
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
 import { defineRawRoute, defineRoute } from '../../http/define-route.js';
-import { receiveMultipart } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
+import { receiveMultipart } from '../uploads/service.js';
 import { exportContentTypes, exportTranscript } from './exports.js';
 import { presentTranscript } from './present-transcript.js';
 import { ExportQuery, ListTranscriptsQuery, Transcript, TranscriptList, TranscriptParams } from './schema.js';

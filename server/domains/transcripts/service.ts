@@ -3,11 +3,11 @@ import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ActiveEngine } from '../../engines/whisper/active-engine.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { ReceivedFile } from '../../http/receive-multipart.js';
 import type { Logger } from '../../log.js';
 import { newId } from '../../store/ids.js';
 import type { Patch, Store } from '../../store/types.js';
 import type { AssetService } from '../assets/service.js';
+import type { ReceivedFile, UploadService } from '../uploads/service.js';
 import { transcriptsCollection } from './collections.js';
 import { engineJob } from './engine-job.js';
 import { exportTranscript } from './exports.js';
@@ -20,6 +20,8 @@ import { settledReply } from './settled-reply.js';
 export interface TranscriptServiceDeps {
   store: Store;
   assets: AssetService;
+  /** Makes the audio asset from a received file: the uploads domain's entry for a file another domain holds. */
+  assetFromFile: UploadService['createFromFile'];
   /** The Whisper engine of the active model, built once for the instance (whisper/active-engine.ts). */
   active: ActiveEngine;
   log: Logger;
@@ -53,6 +55,7 @@ export interface NewTranscript {
 export function createTranscriptService({
   store,
   assets,
+  assetFromFile,
   active,
   log,
   concurrency = 1,
@@ -204,12 +207,14 @@ export function createTranscriptService({
     file: ReceivedAudio,
     options: Omit<NewTranscript, 'audioAssetId'>,
   ): Promise<TranscriptRecord> {
-    const asset = await assets
-      .createFromFile(workspaceId, { path: file.tmpPath, filename: file.filename, sha256: file.sha256 })
-      .catch(async (error) => {
-        await rm(file.tmpPath, { force: true });
-        throw error;
-      });
+    const asset = await assetFromFile(workspaceId, {
+      path: file.tmpPath,
+      filename: file.filename,
+      sha256: file.sha256,
+    }).catch(async (error) => {
+      await rm(file.tmpPath, { force: true });
+      throw error;
+    });
     return create(workspaceId, { ...options, audioAssetId: asset.id });
   }
 

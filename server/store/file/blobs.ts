@@ -4,11 +4,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertBlobKey } from '../blob-key.js';
 import { asStorageFailure } from '../errors.js';
 import { type ScopeGate, workspaceOfKey } from '../scope-gate.js';
+import { Sha256Stream } from '../sha256-stream.js';
 import type { BlobInfo, BlobStore } from '../types.js';
 import { createDirSyncer } from './durable-file.js';
 import { type FaultInjector, injectedError, type WriteStep } from './faults.js';
@@ -87,15 +87,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
     async put(key, source) {
       if (Buffer.isBuffer(source)) return guarded(key, () => putBytes(key, source));
       const tmp = join(tmpDir, `blob-${randomUUID()}`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const count = new Sha256Stream();
       return guarded(key, async () => {
         try {
           checkFault('blob-write', tmp);
@@ -105,7 +97,7 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
           await rm(tmp, { force: true });
           throw error;
         }
-        return { size, sha256: hash.digest('hex') };
+        return { size: count.bytes, sha256: count.digest() };
       });
     },
     async putFile(key, path) {

@@ -1,11 +1,11 @@
 // Blobs in an S3-compatible bucket. Streams go up as multipart uploads (lib-storage: parts in parallel, the
 // upload aborted if the source fails, so a broken upload leaves nothing behind); reads are ranged GETs; a tool
 // that needs a local path gets a temporary copy. Loaded only when FOLIO_S3_BUCKET is set.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -22,6 +22,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertBlobKey } from '../blob-key.js';
 import { pipeIntoFile } from '../file/pipe-into-file.js';
+import { Sha256Stream } from '../sha256-stream.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../types.js';
 import { createS3Client, type S3Settings } from './client.js';
 
@@ -86,15 +87,7 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
     pathOf: () => undefined,
     async put(key, source) {
       objectKey(key);
-      const hash = createHash('sha256');
-      let size = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const count = new Sha256Stream();
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
       // A failing source destroys `count`, which fails (and aborts) the multipart upload reading from it.
       const piped = pipeline(input, count);
@@ -106,7 +99,7 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
         throw error;
       }
       await piped;
-      return { size, sha256: hash.digest('hex') };
+      return { size: count.bytes, sha256: count.digest() };
     },
     async putFile(key, path) {
       objectKey(key);

@@ -1,6 +1,7 @@
 /** OpenAI-compatible transcription: point an OpenAI client at `<origin>/v1` with a Folio key (docs/agents.md). */
+
+import { receiveMultipart } from '../../domains/uploads/service.js';
 import { defineRawRoute } from '../../http/define-route.js';
-import { receiveMultipart } from '../../http/receive-multipart.js';
 import { openAiReply, transcribeOpenAi } from './transcribe.js';
 
 export const openAiTranscription = defineRawRoute({

@@ -4,9 +4,9 @@ import type { ModelManager } from '../../domains/models/service.js';
 import type { Settled } from '../../domains/transcripts/job.js';
 import { presentTranscript } from '../../domains/transcripts/present-transcript.js';
 import type { TranscriptService, UploadSpace } from '../../domains/transcripts/service.js';
+import type { ReceivedFile } from '../../domains/uploads/service.js';
 import { statusOf } from '../../http/as-http-error.js';
 import { HttpError } from '../../http/errors.js';
-import type { ReceivedFile } from '../../http/receive-multipart.js';
 import { reply } from '../../http/reply.js';
 import { formatOpenAi, type OpenAiRequest, parseOpenAiFields } from './format.js';
 

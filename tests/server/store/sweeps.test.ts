@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uploadGrants } from '../../../server/domains/assets/collections.js';
+import { uploadGrants } from '../../../server/domains/uploads/grant/collections.js';
 import { startTestServer } from '../../helpers/server.js';
 
 const waitFor = async (check: () => boolean | Promise<boolean>, ms = 5000) => {

@@ -3,12 +3,12 @@
  * the shared page shell, with the page's own script and styles allowed by hash. Runs in a render worker.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
-import { type PageMeta, renderPageShell } from '../page-shell.js';
-import { BASE_CSS } from '../page-styles.js';
+import { type PageMeta, renderPageShell } from '../pages/page-shell.js';
+import { BASE_CSS } from '../pages/page-styles.js';
+import { ARTIFACT_CSS } from './artifact-page-styles.js';
 import { Blocks } from './components/blocks.js';
 import { type Resolved, ResolvedContext } from './components/resolved.js';
 import { ARTIFACT_SCRIPT } from './page-script.js';
-import { ARTIFACT_CSS } from './page-styles.js';
 
 export type ArtifactPageInput = {
   origin: string;

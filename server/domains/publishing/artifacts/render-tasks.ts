@@ -1,5 +1,5 @@
 /** The artifact tasks a render worker runs (render-pool.ts loads this module in each worker). */
-import { renderPreviewCard } from '../preview-card.js';
+import { renderPreviewCard } from '../pages/preview-card.js';
 import { renderArtifactPage } from './render-page.js';
 import { validateArtifact } from './validate-document.js';
 

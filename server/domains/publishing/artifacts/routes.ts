@@ -4,12 +4,11 @@
  */
 
 import { MAX_DOCUMENT_DEPTH } from '../../../engines/render/document-depth.js';
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { defineRoute } from '../../../http/define-route.js';
 import { servicesOf } from '../../../http/viewer.js';
-import { actingAsCaller } from '../acting-as-caller.js';
-import { publicationRoutes } from '../publication-routes.js';
-import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { actingAsCaller } from '../embeds/acting-as-caller.js';
+import { serveRoutes } from '../pages/serve-routes.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import {
   ArtifactDocument,
   ArtifactPageQuery,
@@ -80,31 +79,16 @@ export const archiveArtifact = shared.archive;
 export const unarchiveArtifact = shared.unarchive;
 export const setArtifactVisibility = shared.visibility;
 
-export const artifactCard = defineRawRoute({
-  method: 'GET',
-  path: '/a/:slug.png',
-  auth: 'public',
-  params: SlugParams,
-  query: ArtifactPageQuery,
-  hidden: true,
-  summary: "An artifact's link preview card (1200×630 PNG)",
-  handler: async ({ params, query, viewer, ctx }, { artifacts }) => {
-    const { found, output } = await artifacts.card(params.slug, viewer, query.version);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, embeddable: true });
+const served = serveRoutes('a', ArtifactPageQuery, {
+  artifactCard: {
+    form: 'png',
+    summary: "An artifact's link preview card (1200×630 PNG)",
+    render: ({ artifacts }, r) => artifacts.card(r.slug, r.viewer, r.version),
   },
-});
-
-export const artifactPage = defineRawRoute({
-  method: 'GET',
-  path: '/a/:slug',
-  auth: 'public',
-  params: SlugParams,
-  query: ArtifactPageQuery,
-  hidden: true,
-  summary: 'An artifact page',
-  handler: async ({ params, query, viewer, origin, ctx }, { artifacts }) => {
-    const { found, output } = await artifacts.page(params.slug, viewer, query.version, origin);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp: output.csp as string });
+  artifactPage: {
+    form: 'page',
+    summary: 'An artifact page',
+    render: ({ artifacts }, r) => artifacts.page(r.slug, r.viewer, r.version, r.origin),
   },
 });
 
@@ -120,6 +104,5 @@ export const artifactRoutes = {
   archiveArtifact,
   unarchiveArtifact,
   setArtifactVisibility,
-  artifactCard,
-  artifactPage,
+  ...served,
 };

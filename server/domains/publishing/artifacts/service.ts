@@ -16,10 +16,10 @@ import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import type { ChartService } from '../charts/service.js';
 import type { DiagramService } from '../diagrams/service.js';
-import { pageAddress, pageMeta } from '../page-parts.js';
-import type { Page } from '../page-shell.js';
-import { createPublications, type Found } from '../publications.js';
-import { rendered } from '../serve-rendered.js';
+import { pageAddress, pageMeta } from '../pages/page-parts.js';
+import type { Page } from '../pages/page-shell.js';
+import { rendered } from '../pages/serve-rendered.js';
+import { createPublications, type Found } from '../versions/publication-model.js';
 import { CATALOG } from './catalog/index.js';
 import { forbiddenEmbeds, isScopeIssue, scopeIssuesOf } from './embed-scope.js';
 import {

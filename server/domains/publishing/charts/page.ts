@@ -3,10 +3,10 @@
  * live view (tooltips, selections) from the bundled runtime, which the CSP allows by its exact URL.
  */
 import escapeHtml from 'escape-html';
-import { type PageAddress, versionFooter } from '../page-parts.js';
-import { type PageMeta, renderPageShell } from '../page-shell.js';
-import { BASE_CSS } from '../page-styles.js';
-import type { Found } from '../publications.js';
+import { type PageAddress, versionFooter } from '../pages/page-parts.js';
+import { type PageMeta, renderPageShell } from '../pages/page-shell.js';
+import { BASE_CSS } from '../pages/page-styles.js';
+import type { Found } from '../versions/publication-model.js';
 
 const CHART_PAGE_CSS = `
 .fo-chart-frame { position: relative; }

@@ -5,10 +5,9 @@
 import type { Context } from 'koa';
 import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
-import { actingAsCaller } from '../acting-as-caller.js';
-import { publicationRoutes } from '../publication-routes.js';
-import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { actingAsCaller } from '../embeds/acting-as-caller.js';
+import { serveRoutes } from '../pages/serve-routes.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import { RUNTIME_PATH } from './runtime-bundle.js';
 import {
   ChartPageQuery,
@@ -86,46 +85,21 @@ export const chartRuntimeScript = defineRawRoute({
   handler: async ({ query, ctx }, { charts }) => serveRuntime(ctx, await charts.runtime(), query.v),
 });
 
-export const chartSvg = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug.svg',
-  auth: 'public',
-  params: SlugParams,
-  query: ChartPageQuery,
-  hidden: true,
-  summary: 'A chart as SVG (?theme=dark for the dark theme)',
-  handler: async ({ params, query, viewer, ctx }, { charts }) => {
-    const { found, output } = await charts.svg(params.slug, viewer, query.version, query.theme);
-    const csp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp, embeddable: true });
+const served = serveRoutes('c', ChartPageQuery, {
+  chartSvg: {
+    form: 'svg',
+    summary: 'A chart as SVG (?theme=dark for the dark theme)',
+    render: ({ charts }, r) => charts.svg(r.slug, r.viewer, r.version, r.theme),
   },
-});
-
-export const chartPng = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug.png',
-  auth: 'public',
-  params: SlugParams,
-  query: ChartPageQuery,
-  hidden: true,
-  summary: 'A chart as PNG (?theme=dark for the dark theme)',
-  handler: async ({ params, query, viewer, ctx }, { charts }) => {
-    const { found, output } = await charts.png(params.slug, viewer, query.version, query.theme);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, embeddable: true });
+  chartPng: {
+    form: 'png',
+    summary: 'A chart as PNG (?theme=dark for the dark theme)',
+    render: ({ charts }, r) => charts.png(r.slug, r.viewer, r.version, r.theme),
   },
-});
-
-export const chartPage = defineRawRoute({
-  method: 'GET',
-  path: '/c/:slug',
-  auth: 'public',
-  params: SlugParams,
-  query: ChartPageQuery,
-  hidden: true,
-  summary: 'An interactive chart page',
-  handler: async ({ params, query, viewer, origin, ctx }, { charts }) => {
-    const { found, output } = await charts.page(params.slug, viewer, query.version, origin);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp: output.csp as string });
+  chartPage: {
+    form: 'page',
+    summary: 'An interactive chart page',
+    render: ({ charts }, r) => charts.page(r.slug, r.viewer, r.version, r.origin),
   },
 });
 
@@ -152,7 +126,5 @@ export const chartRoutes = {
   unarchiveChart,
   setChartVisibility,
   chartRuntimeScript,
-  chartSvg,
-  chartPng,
-  chartPage,
+  ...served,
 };

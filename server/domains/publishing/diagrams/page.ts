@@ -1,9 +1,9 @@
 /** The /d/:slug page: the diagram inline (themed by the viewer's colour scheme), no scripts at all. */
 import escapeHtml from 'escape-html';
-import { type PageAddress, versionFooter } from '../page-parts.js';
-import { type PageMeta, renderPageShell } from '../page-shell.js';
-import { BASE_CSS } from '../page-styles.js';
-import type { Found } from '../publications.js';
+import { type PageAddress, versionFooter } from '../pages/page-parts.js';
+import { type PageMeta, renderPageShell } from '../pages/page-shell.js';
+import { BASE_CSS } from '../pages/page-styles.js';
+import type { Found } from '../versions/publication-model.js';
 
 const DIAGRAM_PAGE_CSS = `.fo-downloads { display: flex; gap: 16px; }
 .fo-page-wide { max-width: 1480px; }

@@ -3,11 +3,10 @@
  * (vocabulary, preview, layout) before /:slug, and /d/:slug.svg and .png before /d/:slug, so "q3.png" is
  * never read as a slug.
  */
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
-import { publicationRoutes } from '../publication-routes.js';
-import { SlugParams } from '../schema.js';
-import { serveRendered } from '../serve-rendered.js';
+import { serveRoutes } from '../pages/serve-routes.js';
+import { publicationRoutes } from '../versions/shared-routes.js';
 import { LayoutRequest, LayoutResult } from './layout-schema.js';
 import {
   DiagramListQuery,
@@ -102,47 +101,21 @@ export const archiveDiagram = shared.archive;
 export const unarchiveDiagram = shared.unarchive;
 export const setDiagramVisibility = shared.visibility;
 
-export const diagramSvg = defineRawRoute({
-  method: 'GET',
-  path: '/d/:slug.svg',
-  auth: 'public',
-  params: SlugParams,
-  query: PageQuery,
-  hidden: true,
-  summary: 'A diagram as SVG (themed light and dark by prefers-color-scheme)',
-  handler: async ({ params, query, viewer, ctx }, { diagrams }) => {
-    const { found, output } = await diagrams.svg(params.slug, viewer, query.version);
-    // opened directly, the SVG is its own document: nothing in it may run or load
-    const csp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp, embeddable: true });
+const served = serveRoutes('d', PageQuery, {
+  diagramSvg: {
+    form: 'svg',
+    summary: 'A diagram as SVG (themed light and dark by prefers-color-scheme)',
+    render: ({ diagrams }, r) => diagrams.svg(r.slug, r.viewer, r.version),
   },
-});
-
-export const diagramPng = defineRawRoute({
-  method: 'GET',
-  path: '/d/:slug.png',
-  auth: 'public',
-  params: SlugParams,
-  query: PageQuery,
-  hidden: true,
-  summary: 'A diagram as PNG (?theme=dark for the dark theme)',
-  handler: async ({ params, query, viewer, ctx }, { diagrams }) => {
-    const { found, output } = await diagrams.png(params.slug, viewer, query.version, query.theme);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, embeddable: true });
+  diagramPng: {
+    form: 'png',
+    summary: 'A diagram as PNG (?theme=dark for the dark theme)',
+    render: ({ diagrams }, r) => diagrams.png(r.slug, r.viewer, r.version, r.theme),
   },
-});
-
-export const diagramPage = defineRawRoute({
-  method: 'GET',
-  path: '/d/:slug',
-  auth: 'public',
-  params: SlugParams,
-  query: PageQuery,
-  hidden: true,
-  summary: 'A diagram page',
-  handler: async ({ params, query, viewer, origin, ctx }, { diagrams }) => {
-    const { found, output } = await diagrams.page(params.slug, viewer, query.version, origin);
-    return serveRendered(ctx, output, { visibility: found.item.visibility, csp: output.csp as string });
+  diagramPage: {
+    form: 'page',
+    summary: 'A diagram page',
+    render: ({ diagrams }, r) => diagrams.page(r.slug, r.viewer, r.version, r.origin),
   },
 });
 
@@ -159,7 +132,5 @@ export const diagramRoutes = {
   archiveDiagram,
   unarchiveDiagram,
   setDiagramVisibility,
-  diagramSvg,
-  diagramPng,
-  diagramPage,
+  ...served,
 };

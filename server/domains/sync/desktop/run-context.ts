@@ -6,11 +6,11 @@ import type { Kinds } from '../kinds/index.js';
 import type { SyncKind } from '../protocol/schema.js';
 import { type Applier, createApplier } from './apply.js';
 import { type Conflicts, createConflicts } from './conflicts.js';
-import { createDownloader } from './downloader.js';
+import { createDownloader } from './fetch-blobs.js';
+import type { Remote } from './hosted-client.js';
 import type { Progress } from './progress.js';
-import type { Remote } from './remote.js';
+import { createUploader } from './send-packs.js';
 import type { SyncBook } from './state.js';
-import { createUploader } from './uploader.js';
 
 export type RunContext = {
   store: Store;

@@ -6,11 +6,11 @@ import type { AssetService } from '../../assets/service.js';
 import type { RunSummary } from '../collections.js';
 import type { Kinds } from '../kinds/index.js';
 import type { SyncInfo, SyncKind } from '../protocol/schema.js';
+import { OfflineError, type Remote } from './hosted-client.js';
 import type { Progress } from './progress.js';
-import { pullPhase } from './pull.js';
-import { pushPhase } from './push.js';
-import { OfflineError, type Remote } from './remote.js';
+import { pullPhase } from './pull-changes.js';
 import { createRunContext } from './run-context.js';
+import { pushPhase } from './send-push.js';
 import type { SyncBook } from './state.js';
 
 export type RunDeps = {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { AssetType, DisplayName, Tags } from '../../assets/schema.js';
 import type { AssetService } from '../../assets/service.js';
+import type { UploadService } from '../../uploads/service.js';
 import { Sha256 } from '../protocol/schema.js';
 import { type KindAdapter, MissingBlob, type Payload, pickFields, Timestamp } from './types.js';
 
@@ -25,7 +26,10 @@ type SyncedAsset = z.infer<typeof SyncedAsset>;
 
 const FIELDS = Object.keys(SyncedAsset.shape) as Array<keyof SyncedAsset>;
 
-export function assetAdapter(assets: AssetService): KindAdapter {
+export function assetAdapter(
+  assets: AssetService,
+  uploads: Pick<UploadService, 'createFromFile'>,
+): KindAdapter {
   return {
     kind: 'asset',
     collection: assets.collection,
@@ -48,7 +52,7 @@ export function assetAdapter(assets: AssetService): KindAdapter {
       const file = await blobs.file({ sha256: p.sha256, size: p.size });
       if (!file) throw new MissingBlob(p.sha256);
       try {
-        return await assets.createFromFile(workspaceId, {
+        return await uploads.createFromFile(workspaceId, {
           ...(file.bytes !== undefined ? { bytes: file.bytes } : { path: file.path }),
           id,
           filename: p.filename,

@@ -4,6 +4,7 @@ import pMap from 'p-map';
 import type { Change } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
 import type { TranscriptService } from '../../transcripts/service.js';
+import type { UploadService } from '../../uploads/service.js';
 import { contentHash } from '../protocol/content-hash.js';
 import { DELETED, type SyncKind } from '../protocol/schema.js';
 import { assetAdapter } from './asset.js';
@@ -13,14 +14,19 @@ import type { KindAdapter, Payload } from './types.js';
 
 export type Kinds = ReturnType<typeof createKinds>;
 
+/** The services whose records travel: both sides read and write them through the kinds. */
+export type KindServices = {
+  assets: AssetService;
+  uploads: Pick<UploadService, 'createFromFile'>;
+  transcripts: TranscriptService;
+} & PublishingServices;
+
 /** Lanes written side by side: enough that the records waiting on one commit fill the next (unit-batcher.ts). */
 const LANES = 64;
 
-export function createKinds(
-  deps: { assets: AssetService; transcripts: TranscriptService } & PublishingServices,
-) {
+export function createKinds(deps: KindServices) {
   const list: KindAdapter[] = [
-    assetAdapter(deps.assets),
+    assetAdapter(deps.assets, deps.uploads),
     transcriptAdapter(deps.transcripts),
     ...publicationAdapters(deps),
   ];

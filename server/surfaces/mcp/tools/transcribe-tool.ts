@@ -3,10 +3,15 @@
 import { z } from 'zod';
 import { presentTranscript } from '../../../domains/transcripts/present-transcript.js';
 import { Transcript } from '../../../domains/transcripts/schema.js';
+import {
+  exactlyOneSource,
+  FileSource,
+  receiveSource,
+  SOURCE_MESSAGE,
+} from '../../../domains/uploads/service.js';
 import type { RouteServices } from '../../../http/route-services.js';
 import { defineTool } from './define-tool.js';
 import type { ToolCall } from './tool.js';
-import { exactlyOneSource, FileSource, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
 
 const PROGRESS_POLL_MS = 250;
 

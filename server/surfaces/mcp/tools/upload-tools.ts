@@ -3,11 +3,16 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { presentAsset } from '../../../domains/assets/present-asset.js';
 import { Asset, DisplayName, Tags } from '../../../domains/assets/schema.js';
-import { ReceivedPart } from '../../../domains/chunked-uploads/schema.js';
+import { ReceivedPart } from '../../../domains/uploads/chunked/schema.js';
+import {
+  exactlyOneSource,
+  FileSource,
+  ownedBy,
+  receiveSource,
+  SOURCE_MESSAGE,
+} from '../../../domains/uploads/service.js';
 import { defineTool } from './define-tool.js';
-import { exactlyOneSource, FileSource, ownedBy, receiveSource, SOURCE_MESSAGE } from './tool-files.js';
 
 export const assetsUpload = defineTool({
   name: 'assets_upload',
@@ -20,8 +25,8 @@ export const assetsUpload = defineTool({
     .strictObject({ ...FileSource, displayName: DisplayName.optional(), tags: Tags.optional() })
     .refine(exactlyOneSource, SOURCE_MESSAGE),
   response: Asset,
-  async run({ workspace, origin, args }, { assets, config }, call) {
-    const file = await assets.receive((space) =>
+  async run({ workspace, origin, args }, { uploads, assets, config }, call) {
+    const file = await uploads.receive((space) =>
       receiveSource(args, {
         ...space,
         roots: config.agentFileRoots,
@@ -30,14 +35,14 @@ export const assetsUpload = defineTool({
       }),
     );
     const record = await ownedBy(file.tmpPath, () =>
-      assets.createFromFile(workspace.id, {
+      uploads.createFromFile(workspace.id, {
         path: file.tmpPath,
         filename: args.filename ?? file.filename,
         displayName: args.displayName,
         tags: args.tags,
       }),
     );
-    return presentAsset(record, origin);
+    return assets.present(record, origin);
   },
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectType } from '../../../../server/domains/assets/ingest/detect-type.js';
-import { sanitizeFilename } from '../../../../server/http/receive-multipart.js';
+import { sanitizeFilename } from '../../../../server/domains/uploads/direct/receive-multipart.js';
 
 let dir: string;
 beforeAll(async () => {

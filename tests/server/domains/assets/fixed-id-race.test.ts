@@ -28,7 +28,7 @@ it('creating one fixed asset id twice at once keeps the bytes of the one that ex
     for (const path of paths) await writeFile(path, bytes);
     const outcomes = await Promise.allSettled(
       paths.map((path) =>
-        srv.services.assets.createFromFile(workspaceId, { id, path, filename: 'same.bin' }),
+        srv.services.uploads.createFromFile(workspaceId, { id, path, filename: 'same.bin' }),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);

@@ -2,7 +2,7 @@
 // pool goes on, a render process that dies answers its request 422 and is replaced, a RenderFailure keeps its
 // status across the process, and one version renders once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendered } from '../../../../server/domains/publishing/serve-rendered.js';
+import { rendered } from '../../../../server/domains/publishing/pages/serve-rendered.js';
 import { createRenderCache } from '../../../../server/engines/render/render-cache.js';
 import { createRenderPool, type RenderPool } from '../../../../server/engines/render/render-pool.js';
 import { HttpError } from '../../../../server/http/errors.js';

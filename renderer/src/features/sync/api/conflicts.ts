@@ -1,4 +1,4 @@
-import type { ConflictList, ConflictListQuery } from '@server/domains/sync/desktop/schema';
+import type { ConflictList, ConflictListQuery } from '@server/domains/sync/desktop/screen-schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../api/client';

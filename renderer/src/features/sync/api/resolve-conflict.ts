@@ -1,4 +1,4 @@
-import type { Conflict, ResolveBody } from '@server/domains/sync/desktop/schema';
+import type { Conflict, ResolveBody } from '@server/domains/sync/desktop/screen-schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../api/client';

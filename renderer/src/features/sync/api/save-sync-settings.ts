@@ -1,4 +1,4 @@
-import type { SyncSettings, SyncSettingsBody } from '@server/domains/sync/desktop/schema';
+import type { SyncSettings, SyncSettingsBody } from '@server/domains/sync/desktop/screen-schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { keepAnswer } from '../../../api/keep-answer';

@@ -1,4 +1,4 @@
-import type { SyncSettings } from '@server/domains/sync/desktop/schema';
+import type { SyncSettings } from '@server/domains/sync/desktop/screen-schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { wsKey } from '../../../api/workspace-store';

@@ -1,4 +1,4 @@
-import type { Conflict } from '@server/domains/sync/desktop/schema';
+import type { Conflict } from '@server/domains/sync/desktop/screen-schema';
 import { Cloud, Laptop } from 'lucide-react';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';

@@ -1,4 +1,4 @@
-import type { Conflict } from '@server/domains/sync/desktop/schema';
+import type { Conflict } from '@server/domains/sync/desktop/screen-schema';
 import { GitMerge } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';

@@ -1,4 +1,4 @@
-import type { SyncSettings } from '@server/domains/sync/desktop/schema';
+import type { SyncSettings } from '@server/domains/sync/desktop/screen-schema';
 import { AlertTriangle } from 'lucide-react';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';

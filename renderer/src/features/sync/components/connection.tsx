@@ -1,4 +1,4 @@
-import type { SyncSettings } from '@server/domains/sync/desktop/schema';
+import type { SyncSettings } from '@server/domains/sync/desktop/screen-schema';
 import { Link2Off, PlugZap } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';

@@ -1,4 +1,4 @@
-import type { SyncStatus } from '@server/domains/sync/desktop/schema';
+import type { SyncStatus } from '@server/domains/sync/desktop/screen-schema';
 import { AlertTriangle, CheckCircle2, CloudOff } from 'lucide-react';
 import { Badge, type Tone } from '../../../ui/badge';
 import { formatBytes, formatDateTime, formatRelative, pluralize } from '../../../ui/format';

@@ -1,0 +1,16 @@
+/**
+ * A route handler that reaches one publishing service as its caller: the service `actingWith` the caller's
+ * services, so what it reads on the caller's behalf (an artifact's embeds, a chart's data assets) is only what a
+ * key's services cover (docs/security.md, "What a key can do, by service").
+ */
+
+import type { RouteServices } from '../../../http/route-services.js';
+import { servicesOf, type Viewer } from '../../../http/viewer.js';
+
+export const actingAsCaller =
+  <I extends { viewer: Viewer }, T>(
+    name: 'artifacts' | 'charts',
+    handler: (input: I, services: RouteServices) => T,
+  ) =>
+  (input: I, services: RouteServices): T =>
+    handler(input, { ...services, [name]: services[name].actingWith(servicesOf(input.viewer)) });
