@@ -10,6 +10,7 @@ import type { AssetService } from '../assets/service.js';
 import { transcriptsCollection } from './collections.js';
 import { engineJob } from './engine-job.js';
 import type { JobResult, Settled } from './job.js';
+import { assertCanTranslate, optionsFromForm, type StoredOptions } from './options.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue } from './queue.js';
 import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
@@ -46,6 +47,7 @@ export interface NewTranscript {
   language?: string;
   prompt?: string;
   modelPath?: string;
+  options?: StoredOptions;
 }
 
 export function createTranscriptService({
@@ -74,6 +76,7 @@ export function createTranscriptService({
       ...(input.language ? { requestedLanguage: input.language } : {}),
       ...(input.prompt ? { prompt: input.prompt } : {}),
       ...(input.modelPath ? { modelPath: input.modelPath } : {}),
+      ...(input.options && Object.keys(input.options).length ? { options: input.options } : {}),
       model: input.modelPath ? basename(input.modelPath) : await active.activeModelName(),
       createdAt: at,
       updatedAt: at,
@@ -193,7 +196,18 @@ export function createTranscriptService({
     into: (space: UploadSpace) => Promise<ReceivedFile>,
   ): Promise<Settled> {
     const received = await into({ tmpDir: uploads.tmpDir, maxBytes: uploads.transcribeMaxBytes });
-    return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(received.fields) });
+    let options: StoredOptions;
+    try {
+      options = optionsFromForm(received.fields);
+    } catch (error) {
+      await rm(received.tmpPath, { force: true });
+      throw error;
+    }
+    return transcribeFile(workspaceId, received, {
+      source: 'transcribe',
+      ...optionsFrom(received.fields),
+      options,
+    });
   }
 
   /** Makes the audio asset from a received temp file (taking ownership) and queues its transcript. */
@@ -202,6 +216,12 @@ export function createTranscriptService({
     file: ReceivedAudio,
     options: Omit<NewTranscript, 'audioAssetId'>,
   ): Promise<TranscriptRecord> {
+    try {
+      await assertCanTranslate(options.options ?? {}, options.modelPath ?? (await active.activePath()));
+    } catch (error) {
+      await rm(file.tmpPath, { force: true });
+      throw error;
+    }
     const asset = await assets
       .createFromFile(workspaceId, { path: file.tmpPath, filename: file.filename, sha256: file.sha256 })
       .catch(async (error) => {
@@ -272,12 +292,14 @@ const SYNC_OPTIONAL_FIELDS = [
   'error',
   'requestedLanguage',
   'prompt',
+  'options',
   'modelPath',
   'language',
   'duration',
   'text',
   'segments',
   'words',
+  'vad',
   'completedAt',
 ] as const;
 
