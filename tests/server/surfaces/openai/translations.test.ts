@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layout, layoutWav } from '../../../../scripts/lib/speech-layout.js';
 import { generateModel, modelPresets } from '../../../helpers/generate-model.js';
 import { startTestServer, type TestServer } from '../../../helpers/server.js';
-import { audioForm, engineBuilt, type Fixtures, type Json, makeFixtures } from '../../../helpers/transcription.js';
+import {
+  audioForm,
+  engineBuilt,
+  type Fixtures,
+  type Json,
+  makeFixtures,
+} from '../../../helpers/transcription.js';
 
 describe.skipIf(!engineBuilt)('translation on a multilingual model', () => {
   let fx: Fixtures;
@@ -97,7 +103,9 @@ describe.skipIf(!engineBuilt)('options on an English-only model', () => {
       const res = await post(path, fields);
       expect(res.status).toBe(400);
       const body = (await res.json()) as Json;
-      expect(JSON.stringify(body.error)).toMatch(/micro\.bin is an English-only model, which cannot translate/);
+      expect(JSON.stringify(body.error)).toMatch(
+        /micro\.bin is an English-only model, which cannot translate/,
+      );
     }
     const list = (await (await srv.as({ bearer: key })('/api/v1/transcripts')).json()) as Json;
     expect(list.data).toEqual([]); // nothing was stored or queued
