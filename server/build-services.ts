@@ -16,6 +16,7 @@ import { createPublishingService } from './domains/publishing/service.js';
 import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { createSyncService } from './domains/sync/service.js';
+import { storedOptions } from './domains/transcripts/options.js';
 import { createTranscriptService } from './domains/transcripts/service.js';
 import { createWorkspaceService } from './domains/workspaces/service.js';
 import { createRenderCache } from './engines/render/render-cache.js';
@@ -38,6 +39,7 @@ export function buildServices(
   log: (line: string) => void,
   extras: { secretBox?: SecretBox; renderModules?: string[]; host?: HostHooks } = {},
 ): Services {
+  const host: HostHooks = extras.host ?? {}; // the desktop shell may hand its settings store over later
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
   const identity = createIdentityService({ store, config, workspaces, log });
@@ -73,6 +75,10 @@ export function buildServices(
       pollMs: config.database ? config.queuePollMs : undefined,
       onlyWhenReady: Boolean(config.database),
       unclaimedMs: config.jobUnclaimedMs,
+    },
+    savedOptions: async () => {
+      const saved = (await host.instanceSettings?.read())?.transcription;
+      return saved && storedOptions(saved);
     },
     uploads: {
       tmpDir: store.tmpDir,
@@ -155,7 +161,7 @@ export function buildServices(
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
   const services: Services = {
     lifecycle,
-    host: extras.host ?? {},
+    host,
     config,
     store,
     identity,

@@ -91,7 +91,23 @@ export function storedOptions(o: TranscriptionOptions): StoredOptions {
   });
   return {
     ...(o.task === 'translate' ? { task: 'translate' as const } : {}),
-    ...(o.vad === false ? { vad: false as const } : Object.keys(vad).length ? { vad } : {}),
+    // vad: true is kept (as {}), so that it wins over a saved default of off (withDefaults)
+    ...(o.vad === false ? { vad: false as const } : o.vad || Object.keys(vad).length ? { vad } : {}),
+    ...(Object.keys(guards).length ? { guards } : {}),
+  };
+}
+
+/**
+ * The request's options over the owner's saved defaults (Settings): the request's VAD choice, when it made one,
+ * wins whole; guards field by field.
+ */
+export function withDefaults(request: StoredOptions, saved: StoredOptions | undefined): StoredOptions {
+  if (!saved) return request;
+  const vad = request.vad ?? saved.vad;
+  const guards = { ...saved.guards, ...request.guards };
+  return {
+    ...(request.task ? { task: request.task } : {}),
+    ...(vad !== undefined ? { vad } : {}),
     ...(Object.keys(guards).length ? { guards } : {}),
   };
 }

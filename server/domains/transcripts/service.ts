@@ -10,7 +10,7 @@ import type { AssetService } from '../assets/service.js';
 import { transcriptsCollection } from './collections.js';
 import { engineJob } from './engine-job.js';
 import type { JobResult, Settled } from './job.js';
-import { assertCanTranslate, optionsFromForm, type StoredOptions } from './options.js';
+import { assertCanTranslate, optionsFromForm, type StoredOptions, withDefaults } from './options.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue } from './queue.js';
 import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
@@ -34,6 +34,8 @@ export interface TranscriptServiceDeps {
    * largest one POST /transcribe takes (it holds the request open until the transcript settles).
    */
   uploads: { tmpDir: string; maxBytes: number; transcribeMaxBytes: number };
+  /** The owner's saved defaults for new transcripts (Settings, desktop app only). */
+  savedOptions?: () => Promise<StoredOptions | undefined>;
 }
 
 /** Where a received file may be written, and how many bytes it may hold. */
@@ -58,6 +60,7 @@ export function createTranscriptService({
   concurrency = 1,
   queue: queueOptions,
   uploads,
+  savedOptions,
 }: TranscriptServiceDeps) {
   const run = engineJob({ active, assets });
   const { onlyWhenReady, ...placement } = queueOptions ?? {};
@@ -67,6 +70,7 @@ export function createTranscriptService({
 
   async function create(workspaceId: string, input: NewTranscript): Promise<TranscriptRecord> {
     const at = new Date().toISOString();
+    const options = withDefaults(input.options ?? {}, await savedOptions?.());
     const record: TranscriptRecord = {
       id: input.id ?? newId('trn'),
       status: 'pending',
@@ -76,7 +80,7 @@ export function createTranscriptService({
       ...(input.language ? { requestedLanguage: input.language } : {}),
       ...(input.prompt ? { prompt: input.prompt } : {}),
       ...(input.modelPath ? { modelPath: input.modelPath } : {}),
-      ...(input.options && Object.keys(input.options).length ? { options: input.options } : {}),
+      ...(Object.keys(options).length ? { options } : {}),
       model: input.modelPath ? basename(input.modelPath) : await active.activeModelName(),
       createdAt: at,
       updatedAt: at,
