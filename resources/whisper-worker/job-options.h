@@ -75,7 +75,7 @@ inline json vad_summary(whisper_context * ctx, float duration) {
     double seconds = 0;
     if (ctx->state->has_vad_segments) { // without it, the list is the previous job's
         for (const auto & s : ctx->state->vad_segments) {
-            speech.push_back({rounded(s.orig_start / 100.0), rounded(s.orig_end / 100.0)});
+            speech.push_back({{"start", rounded(s.orig_start / 100.0)}, {"end", rounded(s.orig_end / 100.0)}});
             seconds += (s.orig_end - s.orig_start) / 100.0;
         }
     }

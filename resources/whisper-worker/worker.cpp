@@ -15,7 +15,7 @@
 //    "skipped":[{"module":"libggml-cuda.so","reason":"... libcudart.so.12: cannot open shared object file ..."}],...}
 //   {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
 //   {"event":"done","id":..,"language":..,"duration":..,
-//    "vad":{"speechSeconds":..,"skippedSeconds":..,"speech":[[start,end],...]}}   (vad only when it ran)
+//    "vad":{"speechSeconds":..,"skippedSeconds":..,"speech":[{"start":..,"end":..},...]}}   (vad only when it ran)
 //   {"event":"error","id":..,"code":..,"message":..}
 //   {"event":"alive","id":..}: at most once a second while a job's computation advances (the parent's watchdog)
 //   {"event":"fatal","message":..}: ggml's own words as it aborts the process (an assertion, a GPU error)

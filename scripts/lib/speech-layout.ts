@@ -103,15 +103,16 @@ export function layoutWav({ samples }: Layout): Buffer {
  */
 export function frameAgreement(
   known: Array<[number, number]>,
-  found: Array<[number, number]>,
+  found: Array<{ start: number; end: number }>,
   seconds: number,
 ) {
   const inside = (list: Array<[number, number]>, t: number) => list.some(([s, e]) => t >= s && t < e);
+  const foundPairs = found.map(({ start, end }): [number, number] => [start, end]);
   const frames = Math.floor(seconds * 100);
   let agree = 0;
   for (let f = 0; f < frames; f++) {
     const t = (f + 0.5) / 100;
-    if (inside(known, t) === inside(found, t)) agree++;
+    if (inside(known, t) === inside(foundPairs, t)) agree++;
   }
   return agree / frames;
 }

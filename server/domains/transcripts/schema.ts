@@ -75,8 +75,8 @@ const transcriptFields = {
       speechSeconds: z.number().describe('Speech found by voice activity detection'),
       skippedSeconds: z.number().describe('Silence left out, never sent to Whisper'),
       speech: z
-        .array(z.tuple([z.number(), z.number()]))
-        .describe('[start, end] of each stretch of speech, seconds'),
+        .array(z.object({ start: z.number(), end: z.number() }))
+        .describe('Each stretch of speech, in seconds from the start of the recording'),
     })
     .nullable()
     .describe('What voice activity detection found; null when it was off'),

@@ -46,7 +46,7 @@ export interface GuardOptions {
 export interface VadSummary {
   speechSeconds: number;
   skippedSeconds: number;
-  speech: Array<[number, number]>;
+  speech: Array<{ start: number; end: number }>;
 }
 
 export interface EngineResult {
