@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layout, layoutWav } from '../../scripts/lib/speech-layout.js';
+import { settingsFile } from '../../server/domains/settings/settings-store.js';
 import { generateModel, modelPresets } from '../helpers/generate-model.js';
 import { type Fixtures, makeFixtures } from '../helpers/transcription.js';
 import { seriousViolations } from './axe.js';
@@ -111,5 +112,26 @@ describe.skipIf(!hasChromium)('transcript screens: VAD and translation', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(task).toBe('translate');
+  }, 180_000);
+
+  it('Settings turns silence skipping off for new transcripts', async () => {
+    e.srv.services.host.instanceSettings = settingsFile(join(fx.dir, 'settings.json'));
+    await e.open('/settings');
+    await e.page.waitForSelector('input[name="transcription.vadThreshold"]');
+    await accessible(e.page);
+    await captureScreen(e.page, 'settings-transcription');
+    await clickText(e.page, 'label', 'Skip silence');
+    await clickText(e.page, 'button', 'Save settings');
+    type Saved = { transcription?: { vad?: boolean } } | null;
+    const readSaved = async () =>
+      ((await (await e.srv.as(e.srv.owner)('/api/v1/settings')).json()) as { saved: Saved }).saved;
+    let saved = await readSaved();
+    for (let i = 0; i < 80 && saved?.transcription?.vad !== false; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      saved = await readSaved();
+    }
+    expect(saved?.transcription).toEqual({ vad: false, vadThreshold: 0.5 });
+    const t = await transcribe('after-settings.wav', {});
+    expect((t as unknown as { vad: unknown }).vad).toBeNull();
   }, 180_000);
 });
