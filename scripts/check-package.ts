@@ -58,7 +58,12 @@ export async function checkPackagedServer({ runtime, main, worker }: PackagedSer
     const transcript = await call(url, '/api/v1/transcribe', key, { method: 'POST', body: form });
     if (transcript.status !== 'completed' || !Array.isArray(transcript.segments))
       throw new Error(`the transcript did not complete: ${JSON.stringify(transcript).slice(0, 300)}`);
-    seen.push(`transcribed 4 s on ${transcript.device ?? 'the packaged worker'}`);
+    // VAD is on for files: a completed transcript with its summary means the packaged Silero weights loaded
+    if (!transcript.vad)
+      throw new Error('the transcript has no VAD summary: silero-vad-v5.ggml was not packaged');
+    seen.push(
+      `transcribed 4 s on ${transcript.device ?? 'the packaged worker'}, VAD skipped ${transcript.vad.skippedSeconds} s`,
+    );
 
     const spec = {
       data: {

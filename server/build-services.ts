@@ -15,6 +15,7 @@ import { createPublishingService } from './domains/publishing/service.js';
 import { createRealtimeService } from './domains/realtime/service.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { createSyncService } from './domains/sync/service.js';
+import { storedOptions } from './domains/transcripts/options.js';
 import { createTranscriptService } from './domains/transcripts/service.js';
 import { createChunkedUploads } from './domains/uploads/chunked/service.js';
 import { createUploadService } from './domains/uploads/service.js';
@@ -41,6 +42,7 @@ export function buildServices(
   log: Logger,
   extras: { secretBox?: SecretBox; renderModules?: string[]; host?: HostHooks } = {},
 ): Services {
+  const host: HostHooks = extras.host ?? {}; // the desktop shell may hand its settings store over later
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
   const identity = createIdentityService({ store, config, workspaces, log });
@@ -79,6 +81,10 @@ export function buildServices(
       onlyWhenReady: Boolean(config.database),
       unclaimedMs: config.jobUnclaimedMs,
     },
+    savedOptions: async () => {
+      const saved = (await host.instanceSettings?.read())?.transcription;
+      return saved && storedOptions(saved);
+    },
     uploads: {
       tmpDir: store.tmpDir,
       maxBytes: config.limits.uploadBytes,
@@ -112,7 +118,6 @@ export function buildServices(
   });
   workspaces.register({ name: 'transcripts', usage: transcripts.usage, drop: transcripts.dropWorkspace });
   workspaces.register({ name: 'chunked uploads', drop: chunkedUploads.dropWorkspace });
-  const host = extras.host ?? {};
   const watchedFolders = createWatchedFolderService({
     store,
     config,

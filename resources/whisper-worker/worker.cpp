@@ -2,14 +2,21 @@
 //
 // Usage: folio-whisper-worker --model <path> [--threads N] [--dtw <preset: tiny.en, base, ..., large-v3>]
 //                             [--device auto|cpu|gpu] [--modules <dir with the ggml backend modules>]
+//                             [--vad-model <Silero VAD file; default silero-vad-v5.ggml in the modules folder>]
 // stdin : one JSON object per line
-//   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2}
+//   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2,
+//    "task":"transcribe"|"translate",
+//    "vad":{"threshold":0.5,"minSpeechMs":250,"minSilenceMs":100,"maxSpeechS":0,"speechPadMs":30,"overlapS":0.1},
+//    "guards":{"noSpeech":0.6,"entropy":2.4,"logprob":-1,"temperatureInc":0.2}}
+//   (vad absent: no voice activity detection; a field left out takes whisper.cpp's CLI default; maxSpeechS 0: no limit)
 //   {"cmd":"cancel","id":"j1"}   {"cmd":"quit"}
 // stdout: one JSON object per line
 //   {"event":"loaded","device":{"kind":"gpu","backend":"CUDA","name":"NVIDIA ...",...},"fallback":null,
 //    "skipped":[{"module":"libggml-cuda.so","reason":"... libcudart.so.12: cannot open shared object file ..."}],...}
 //   {"event":"progress","id":..,"percent":N} {"event":"segment","id":..,...}
-//   {"event":"done","id":..,"language":..,"duration":..} {"event":"error","id":..,"code":..,"message":..}
+//   {"event":"done","id":..,"language":..,"duration":..,
+//    "vad":{"speechSeconds":..,"skippedSeconds":..,"speech":[{"start":..,"end":..},...]}}   (vad only when it ran)
+//   {"event":"error","id":..,"code":..,"message":..}
 //   {"event":"alive","id":..}: at most once a second while a job's computation advances (the parent's watchdog)
 //   {"event":"fatal","message":..}: ggml's own words as it aborts the process (an assertion, a GPU error)
 // The pcm file holds raw float32 little-endian 16 kHz mono samples.
@@ -25,6 +32,8 @@
 
 // nlohmann's single-header JSON, as whisper.cpp's own examples/ ships it (CMakeLists.txt adds the folder)
 #include "json.hpp"
+
+#include "job-options.h"
 
 #include <algorithm>
 #include <atomic>
@@ -59,10 +68,10 @@ std::set<std::string> g_cancelled; // cancels that arrived before their job star
 // ordered: the fields go out in the order they are set, as the protocol at the top of this file lists them
 using json = nlohmann::ordered_json;
 
-// Seconds with millisecond precision (as the events always had); NaN or infinity would be written as null.
-double rounded(double v, double scale = 1000) {
-    return std::isfinite(v) ? std::round(v * scale) / scale : 0;
-}
+using folio::recording_time;
+using folio::rounded;
+
+std::string g_vad_model; // the converted Silero VAD v5 weights (scripts/lib/silero-vad.ts)
 
 void emit(const json & event) {
     // text from a random-weight model can be invalid UTF-8: replaced by U+FFFD rather than thrown on
@@ -161,11 +170,13 @@ json words_json(whisper_context * ctx, int seg, int64_t seg_t0, int64_t seg_t1, 
         const char * text = whisper_token_to_str(ctx, td.id);
         if (!text || is_special(ctx, td.id, text)) continue;
         if (words.empty() || text[0] == ' ') {
-            words.push_back({text, td.t0, td.t1, td.t_dtw, td.p, 1});
+            words.push_back({text, recording_time(ctx, td.t0), recording_time(ctx, td.t1), recording_time(ctx, td.t_dtw),
+                             td.p, 1});
         } else {
             Word & w = words.back();
             w.text += text;
-            if (td.t1 > w.t1) w.t1 = td.t1;
+            const int64_t t1 = recording_time(ctx, td.t1);
+            if (t1 > w.t1) w.t1 = t1;
             w.p_sum += td.p;
             w.n++;
         }
@@ -238,6 +249,14 @@ bool on_abort(void *) {
 }
 bool on_encoder_begin(whisper_context *, whisper_state *, void *) { return !g_abort.load(); }
 
+// Whether the file opens for reading, as whisper.cpp will open it (portable where access() is not).
+bool readable(const std::string & path) {
+    FILE * f = fopen(path.c_str(), "rb");
+    if (!f) return false;
+    fclose(f);
+    return true;
+}
+
 void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
     JobCtx job;
     job.id = field(cmd, "id");
@@ -252,8 +271,24 @@ void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
     p.n_threads = threads > 0 ? threads : default_threads;
     p.print_progress = p.print_realtime = p.print_timestamps = p.print_special = false;
     p.token_timestamps = true;
-    p.temperature_inc = 0.0f; // no temperature fallback: greedy, one pass
-    p.greedy.best_of = 1;
+    p.greedy.best_of = 1; // one sample per fallback temperature: a hard window costs at most six decodes, not 26
+    folio::set_guards(p, cmd.contains("guards") ? cmd["guards"] : json());
+    const bool translate = field(cmd, "task") == "translate";
+    if (translate && !whisper_is_multilingual(ctx)) {
+        emit_error(job.id, "bad_task", "an English-only model cannot translate");
+        return;
+    }
+    p.translate = translate;
+    const bool vad = cmd.contains("vad") && cmd["vad"].is_object();
+    if (vad && !readable(g_vad_model)) {
+        emit_error(job.id, "vad_missing", "the VAD model is missing (" + g_vad_model + "): rebuild with npm run build:whisper");
+        return;
+    }
+    if (vad && !folio::ensure_vad_context(ctx, g_vad_model)) {
+        emit_error(job.id, "vad_missing", "whisper.cpp could not load the VAD model " + g_vad_model);
+        return;
+    }
+    if (vad) folio::set_vad(p, cmd["vad"], g_vad_model);
     std::string language = field(cmd, "language").empty() ? "auto" : field(cmd, "language");
     if (!whisper_is_multilingual(ctx)) language = "en";
     if (language != "auto" && whisper_lang_id(language.c_str()) < 0) {
@@ -276,7 +311,9 @@ void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
     if (rc != 0) { emit_error(job.id, "failed", "whisper_full failed with code " + std::to_string(rc)); return; }
     const int lang_id = whisper_full_lang_id(ctx);
     const char * lang = lang_id >= 0 ? whisper_lang_str(lang_id) : language.c_str();
-    emit({{"event", "done"}, {"id", job.id}, {"language", lang ? lang : ""}, {"duration", rounded(job.duration)}});
+    json done = {{"event", "done"}, {"id", job.id}, {"language", lang ? lang : ""}, {"duration", rounded(job.duration)}};
+    if (vad) done["vad"] = folio::vad_summary(ctx, job.duration);
+    emit(done);
 }
 
 std::string g_log_errors; // errors ggml and whisper log while the model loads: the reason for a fallback
@@ -287,14 +324,6 @@ void quiet_log(ggml_log_level level, const char * text, void *) {
     std::string line = text;
     while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
     if (!line.empty() && g_log_errors.size() < 2000) g_log_errors += (g_log_errors.empty() ? "" : "; ") + line;
-}
-
-// Whether the file opens for reading, as whisper.cpp will open it (portable where access() is not).
-bool readable(const std::string & path) {
-    FILE * f = fopen(path.c_str(), "rb");
-    if (!f) return false;
-    fclose(f);
-    return true;
 }
 
 // The folder this binary lives in: the backend modules are installed beside it (build/whisper/, app resources).
@@ -376,10 +405,12 @@ int main(int argc, char ** argv) {
         else if (k == "--dtw") dtw = argv[i + 1];
         else if (k == "--device") preference = argv[i + 1];
         else if (k == "--modules") modules = argv[i + 1];
+        else if (k == "--vad-model") g_vad_model = argv[i + 1];
     }
     if (threads < 1) threads = 1;
     if (preference != "cpu" && preference != "gpu") preference = "auto";
     if (modules.empty()) modules = own_dir(argv[0]);
+    if (g_vad_model.empty()) g_vad_model = (std::filesystem::path(modules) / "silero-vad-v5.ggml").string();
     whisper_log_set(quiet_log, nullptr);
     ggml_set_abort_callback(on_ggml_abort);
     if (model.empty()) { emit_error("", "usage", "usage: folio-whisper-worker --model <path> [--threads N] [--device auto|cpu|gpu]"); return 2; }
@@ -435,7 +466,7 @@ int main(int argc, char ** argv) {
           {"multilingual", whisper_is_multilingual(ctx) != 0}, {"dtw", g_dtw}, {"flashAttn", cparams.flash_attn},
           {"preference", preference}, {"device", device_json(device, threads)},
           {"fallback", device.fallback.empty() ? json(nullptr) : json(device.fallback)},
-          {"gpuDevices", gpu_devices}, {"skipped", skipped}, {"version", whisper_version()},
+          {"gpuDevices", gpu_devices}, {"skipped", skipped}, {"vad", readable(g_vad_model)}, {"version", whisper_version()},
           {"system", whisper_print_system_info()}});
 
     Queue q;

@@ -17,8 +17,8 @@ rm -rf "$out"
 mkdir -p "$out/build/whisper" "$out/dist"
 cp package.json package-lock.json "$out/"
 cp -R dist/server dist/renderer "$out/dist/"
-# the worker and the libraries and modules it loads, as build/whisper/ holds them (no CMake trees)
-find build/whisper -maxdepth 1 -type f \( -name 'folio-whisper-worker' -o -name 'libggml*.so*' \) \
+# the worker, the libraries and modules it loads and its VAD weights, as build/whisper/ holds them (no CMake trees)
+find build/whisper -maxdepth 1 -type f \( -name 'folio-whisper-worker' -o -name 'libggml*.so*' -o -name 'silero-vad-v5.ggml' \) \
   -exec cp {} "$out/build/whisper/" \;
 # production dependencies only; none needs an install script (sharp's binaries are packages of their own), and
 # Electron's is for the desktop app

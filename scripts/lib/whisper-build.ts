@@ -2,7 +2,8 @@
  * Builds the worker (resources/whisper-worker/) with CMake on whisper.cpp 1.9.1, whose source ships in the
  * nodejs-whisper npm package (its install script is never run). ggml's backends are loadable modules
  * (GGML_BACKEND_DL): every x86-64 CPU variant plus a GPU module where its toolchain is found, all copied beside
- * the worker in build/whisper/, where it loads them at run time (DEVELOPERS.md "Transcription engine").
+ * the worker in build/whisper/, where it loads them at run time (DEVELOPERS.md "Transcription engine"), with the
+ * Silero VAD weights converted for whisper.cpp's voice activity detection (silero-vad.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -19,6 +20,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { installVadModel } from './silero-vad.js';
 
 export type WhisperTarget = 'worker' | 'cli';
 export type GpuBackend = 'cuda' | 'vulkan' | 'metal' | 'off';
@@ -373,6 +375,7 @@ export async function buildWhisperTargets(options: BuildOptions): Promise<BuildR
     },
   );
   const outputs = install(root, cpu, out);
+  outputs.push(installVadModel(root, workerDir(root, out))); // whisper.cpp's VAD reads it beside the worker
   if (options.targets.includes('cli')) outputs.push(cliBinaryPath(root, cpu, out));
   const after = statSync(workerBinaryPath(root, out)).mtimeMs;
   const status = after === before ? ('up-to-date' as const) : ('built' as const);

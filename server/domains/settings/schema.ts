@@ -1,6 +1,7 @@
 /** Instance settings (port, data folder, Whisper threads and device; sync when it lands): what the owner changes. */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { TranscriptionOptionFields } from '../transcripts/options.js';
 import { WatchedFolderSetting } from '../watched-folders/schema.js';
 
 export const InstanceSettings = z.object({
@@ -23,13 +24,29 @@ export const InstanceSettings = z.object({
     .array(WatchedFolderSetting)
     .optional()
     .describe('Changed through /api/v1/watched-folders, which starts and stops their watchers'),
+  transcription: z
+    .object({
+      vad: TranscriptionOptionFields.vad,
+      vadThreshold: TranscriptionOptionFields.vadThreshold,
+      vadMinSilenceMs: TranscriptionOptionFields.vadMinSilenceMs,
+      noSpeechThreshold: TranscriptionOptionFields.noSpeechThreshold,
+      temperatureIncrement: TranscriptionOptionFields.temperatureIncrement,
+    })
+    .strict()
+    .optional()
+    .describe(
+      'Defaults for new transcripts where a request does not say (VAD on or off, its threshold, guards); at once',
+    ),
 });
 export type InstanceSettings = z.infer<typeof InstanceSettings>;
 
 export const UpdateSettingsBody = InstanceSettings.omit({ watchedFolders: true })
   .partial()
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'send port, dataDir, whisperThreads and/or whisperDevice');
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'send port, dataDir, whisperThreads, whisperDevice and/or transcription',
+  );
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBody>;
 
 export const SettingsView = z.object({

@@ -2,6 +2,7 @@
 export const transcriptionDocs = `### Transcripts
 
 States: pending → processing → completed | failed. \`progress\` is 0–100 while processing. Retry moves pending/failed back to pending; cancel (POST /api/v1/transcripts/:id/cancel, or DELETE of a processing one) fails it with error "cancelled". Words and segments carry \`start\`/\`end\` in seconds. Export: GET /api/v1/transcripts/:id/export?format=srt|vtt|txt|json.
+Options on every way in (form fields on POST /api/v1/transcribe and the OpenAI-compatible routes, arguments of transcripts_create): \`task\` transcribe|translate (English text from any language; an English-only .en model answers 400); \`vad\` true|false, on by default: voice activity detection (Silero VAD v5) sends only the speech to Whisper, times stay in the recording's timeline, and the transcript's \`vad\` is \`{ speechSeconds, skippedSeconds, speech: [{ start, end }] }\` (null when off); its thresholds \`vadThreshold\` (0.5), \`vadMinSpeechMs\` (250), \`vadMinSilenceMs\` (100), \`vadSpeechPadMs\` (30), \`vadMaxSpeechS\`; the guards against invented text \`noSpeechThreshold\` (0.6), \`entropyThreshold\` (2.4), \`logprobThreshold\` (-1), \`temperatureIncrement\` (0.2, 0 = no fallback). Silence and noise give an empty transcript.
 Without an installed model every transcript fails with an error saying how to install one (the model manager: POST /api/v1/models/<name>/download then PUT /api/v1/models/active, or --whisper-model <path>).
 Models are instance-wide, so downloading, importing, cancelling (DELETE /api/v1/models/downloads/<name>) and choosing the active model are for the owner of the instance only. A download body \`{ url, sha256 }\` fetches a catalog model from a mirror (checked against the catalog) or a model outside it (installed as ggml-<name>.bin); a dropped connection resumes with Range, and a file that fails its size or hash check is removed.
 
@@ -19,7 +20,7 @@ DELETE aborts; an expired or aborted upload answers 410.
 
 ### OpenAI-compatible transcription
 
-POST /v1/audio/transcriptions with a Folio key as the bearer token: any OpenAI client works with \`baseURL = <origin>/v1\`. \`model\` may be anything (the active local model) or the name of an installed model.
+POST /v1/audio/transcriptions and POST /v1/audio/translations (into English) with a Folio key as the bearer token: any OpenAI client works with \`baseURL = <origin>/v1\`. \`model\` may be anything (the active local model) or the name of an installed model.
 
 ### Realtime protocol
 

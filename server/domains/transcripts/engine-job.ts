@@ -5,6 +5,7 @@ import { deviceLabel } from '../../engines/whisper/device.js';
 import type { EngineResult } from '../../engines/whisper/types.js';
 import type { AssetService } from '../assets/service.js';
 import type { JobContext, JobResult } from './job.js';
+import { engineOptions } from './options.js';
 
 export function engineJob({ active, assets }: { active: ActiveEngine; assets: AssetService }) {
   return async function transcribeOnEngine({
@@ -19,6 +20,7 @@ export function engineJob({ active, assets }: { active: ActiveEngine; assets: As
         const result = await engine.transcribeFile(audio.path, {
           language: transcript.requestedLanguage,
           prompt: transcript.prompt,
+          ...engineOptions(transcript.options),
           signal,
           onProgress: progress,
         });
@@ -47,5 +49,6 @@ export function fromEngineResult(result: EngineResult): JobResult {
     words: result.segments.flatMap((s) =>
       s.words.map(({ word, start, end, probability }) => ({ word, start, end, probability })),
     ),
+    ...(result.vad ? { vad: result.vad } : {}),
   };
 }

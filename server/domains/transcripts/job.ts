@@ -2,7 +2,7 @@
 import type { TranscriptRecord } from './schema.js';
 
 export type JobResult = Partial<
-  Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model' | 'device'>
+  Pick<TranscriptRecord, 'language' | 'duration' | 'text' | 'segments' | 'words' | 'model' | 'device' | 'vad'>
 >;
 
 export interface JobContext {

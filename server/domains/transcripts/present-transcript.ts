@@ -10,13 +10,21 @@ export function presentSummary(record: TranscriptRecord & { seq?: number }): Tra
     requestedLanguage: _l,
     prompt: _p,
     modelPath: _m,
+    options,
+    vad,
     node: _n,
     leaseUntil: _lease,
     error,
     device,
     ...summary
   } = record;
-  const shown = { ...summary, device: device ?? null }; // older transcripts have no device
+  // older transcripts have no device, task or vad
+  const shown = {
+    ...summary,
+    task: options?.task ?? ('transcribe' as const),
+    vad: vad ?? null,
+    device: device ?? null,
+  };
   return error ? { ...shown, error } : shown;
 }
 

@@ -19,7 +19,7 @@ export const transcribe = defineRawRoute({
   response: Transcript,
   summary: 'Transcribe an audio file of up to 4 MiB and wait for the result',
   description:
-    'multipart/form-data with the audio in field `file`; optional fields `language` (e.g. en) and `prompt`. Stores the audio as an asset, runs it on the local Whisper model and answers the completed transcript (200). A failed one is answered with its `error` (422 for audio that cannot be decoded, 503 when no usable model is installed). Larger files: 413; use the chunked upload.',
+    'multipart/form-data with the audio in field `file`; optional fields `language` (e.g. en) and `prompt`; `task` transcribe|translate (English text from any language; an English-only .en model answers 400); `vad` true|false (default true: only the speech voice activity detection finds is transcribed, and the transcript `vad` says how much silence was skipped) with `vadThreshold` (0.5), `vadMinSpeechMs` (250), `vadMinSilenceMs` (100), `vadSpeechPadMs` (30), `vadMaxSpeechS`; the Whisper guards against invented text `noSpeechThreshold` (0.6), `entropyThreshold` (2.4), `logprobThreshold` (-1), `temperatureIncrement` (0.2; 0 turns the fallback off). Stores the audio as an asset, runs it on the local Whisper model and answers the completed transcript (200). A failed one is answered with its `error` (422 for audio that cannot be decoded, 503 when no usable model is installed). Larger files: 413; use the chunked upload.',
   handler: async ({ workspace, ctx }, { transcripts }) =>
     settledReply(
       await transcripts.transcribeUpload(workspace.id, (space) => receiveMultipart(ctx.req, space)),

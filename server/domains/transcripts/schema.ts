@@ -1,6 +1,8 @@
 /** Transcript records, their JSON shapes and the request schemas of the transcription routes (docs/transcription.md). */
 import { z } from 'zod';
+import type { VadSummary } from '../../engines/whisper/types.js';
 import { PageQuery } from '../../http/paging.js';
+import type { StoredOptions } from './options.js';
 
 export const TRANSCRIPT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export const TranscriptStatus = z.enum(TRANSCRIPT_STATUSES);
@@ -42,6 +44,8 @@ export type TranscriptRecord = {
   /** Asked for at creation; `language` below is what the engine reports. */
   requestedLanguage?: string;
   prompt?: string;
+  /** Task, voice activity detection and guards asked for, where they differ from the defaults (options.ts). */
+  options?: StoredOptions;
   /** An installed model asked for by name (OpenAI `model`); else the active model runs it. */
   modelPath?: string;
   language?: string;
@@ -49,6 +53,8 @@ export type TranscriptRecord = {
   text?: string;
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
+  /** What voice activity detection found; absent when it was off (or before issue #35). */
+  vad?: VadSummary;
   model: string | null;
   /** The device that made it ("CPU: 8 threads, AVX2"); absent on transcripts from before issue #23. */
   device?: string | null;
@@ -69,6 +75,17 @@ const transcriptFields = {
   language: z.string().optional(),
   duration: z.number().optional().describe('Seconds'),
   text: z.string().optional(),
+  task: z.enum(['transcribe', 'translate']).describe('translate: the text is English, whatever was spoken'),
+  vad: z
+    .object({
+      speechSeconds: z.number().describe('Speech found by voice activity detection'),
+      skippedSeconds: z.number().describe('Silence left out, never sent to Whisper'),
+      speech: z
+        .array(z.object({ start: z.number(), end: z.number() }))
+        .describe('Each stretch of speech, in seconds from the start of the recording'),
+    })
+    .nullable()
+    .describe('What voice activity detection found; null when it was off'),
   model: z.string().nullable().describe('The Whisper model file that ran (or will run) it'),
   device: z
     .string()

@@ -12,6 +12,7 @@ import { transcriptsCollection } from './collections.js';
 import { engineJob } from './engine-job.js';
 import { exportTranscript } from './exports.js';
 import type { JobResult, Settled } from './job.js';
+import { assertCanTranslate, optionsFromForm, type StoredOptions, withDefaults } from './options.js';
 import { presentSummary, presentTranscript } from './present-transcript.js';
 import { createTranscriptQueue } from './queue.js';
 import type { ListTranscriptsQuery, TranscriptRecord, TranscriptSource } from './schema.js';
@@ -37,6 +38,8 @@ export interface TranscriptServiceDeps {
    * largest one POST /transcribe takes (it holds the request open until the transcript settles).
    */
   uploads: { tmpDir: string; maxBytes: number; transcribeMaxBytes: number };
+  /** The owner's saved defaults for new transcripts (Settings, desktop app only). */
+  savedOptions?: () => Promise<StoredOptions | undefined>;
 }
 
 /** Where a received file may be written, and how many bytes it may hold. */
@@ -50,6 +53,7 @@ export interface NewTranscript {
   language?: string;
   prompt?: string;
   modelPath?: string;
+  options?: StoredOptions;
 }
 
 export function createTranscriptService({
@@ -61,6 +65,7 @@ export function createTranscriptService({
   concurrency = 1,
   queue: queueOptions,
   uploads,
+  savedOptions,
 }: TranscriptServiceDeps) {
   const run = engineJob({ active, assets });
   const { onlyWhenReady, ...placement } = queueOptions ?? {};
@@ -70,6 +75,7 @@ export function createTranscriptService({
 
   async function create(workspaceId: string, input: NewTranscript): Promise<TranscriptRecord> {
     const at = new Date().toISOString();
+    const options = withDefaults(input.options ?? {}, await savedOptions?.());
     const record: TranscriptRecord = {
       id: input.id ?? newId('trn'),
       status: 'pending',
@@ -79,6 +85,7 @@ export function createTranscriptService({
       ...(input.language ? { requestedLanguage: input.language } : {}),
       ...(input.prompt ? { prompt: input.prompt } : {}),
       ...(input.modelPath ? { modelPath: input.modelPath } : {}),
+      ...(Object.keys(options).length ? { options } : {}),
       model: input.modelPath ? basename(input.modelPath) : await active.activeModelName(),
       createdAt: at,
       updatedAt: at,
@@ -198,7 +205,18 @@ export function createTranscriptService({
     into: (space: UploadSpace) => Promise<ReceivedFile>,
   ): Promise<Settled> {
     const received = await into({ tmpDir: uploads.tmpDir, maxBytes: uploads.transcribeMaxBytes });
-    return transcribeFile(workspaceId, received, { source: 'transcribe', ...optionsFrom(received.fields) });
+    let options: StoredOptions;
+    try {
+      options = optionsFromForm(received.fields);
+    } catch (error) {
+      await rm(received.tmpPath, { force: true });
+      throw error;
+    }
+    return transcribeFile(workspaceId, received, {
+      source: 'transcribe',
+      ...optionsFrom(received.fields),
+      options,
+    });
   }
 
   /** Makes the audio asset from a received temp file (taking ownership) and queues its transcript. */
@@ -207,6 +225,12 @@ export function createTranscriptService({
     file: ReceivedAudio,
     options: Omit<NewTranscript, 'audioAssetId'>,
   ): Promise<TranscriptRecord> {
+    try {
+      await assertCanTranslate(options.options ?? {}, options.modelPath ?? (await active.activePath()));
+    } catch (error) {
+      await rm(file.tmpPath, { force: true });
+      throw error;
+    }
     const asset = await assetFromFile(workspaceId, {
       path: file.tmpPath,
       filename: file.filename,
@@ -281,12 +305,14 @@ const SYNC_OPTIONAL_FIELDS = [
   'error',
   'requestedLanguage',
   'prompt',
+  'options',
   'modelPath',
   'language',
   'duration',
   'text',
   'segments',
   'words',
+  'vad',
   'completedAt',
 ] as const;
 

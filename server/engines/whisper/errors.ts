@@ -7,6 +7,7 @@ export type EngineErrorCode =
   | 'model_invalid'
   | 'worker_crashed'
   | 'bad_language'
+  | 'bad_task'
   | 'decoder_missing'
   | 'stalled'
   | 'failed';
@@ -17,6 +18,7 @@ const statusByCode: Record<EngineErrorCode, number> = {
   model_invalid: 503,
   worker_crashed: 500,
   bad_language: 400,
+  bad_task: 400,
   decoder_missing: 503,
   stalled: 500,
   failed: 500,

@@ -111,8 +111,9 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     let segments: Segment[] = [];
     let normalize = createSegmentNormalizer(duration);
     const progress = createProgressReporter(opts.onProgress);
-    const { language } = await worker.run(
-      { pcmPath, language: opts.language, prompt: opts.prompt, threads: opts.threads },
+    const { language, prompt, threads, task, vad, guards } = opts;
+    const done = await worker.run(
+      { pcmPath, language, prompt, threads, task, vad, guards },
       {
         signal: opts.signal,
         onProgress: progress,
@@ -133,7 +134,8 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
       .map((s) => s.text)
       .filter(Boolean)
       .join(' ');
-    return { language, duration: Math.round(duration * 1000) / 1000, text, segments };
+    const result = { language: done.language, duration: Math.round(duration * 1000) / 1000, text, segments };
+    return done.vad ? { ...result, vad: done.vad } : result;
   }
 
   async function tempPcmPath(): Promise<string> {

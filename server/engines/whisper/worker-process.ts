@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DevicePreference, LoadedDevice } from './device.js';
 import { EngineError, TranscriptionAbortedError } from './errors.js';
+import type { GuardOptions, VadOptions, VadSummary } from './types.js';
 import { jobError, parseEvent, type RawSegment, type WorkerEvent } from './worker-protocol.js';
 
 export type { RawSegment } from './worker-protocol.js';
@@ -18,7 +19,13 @@ export interface WorkerJob {
   language?: string;
   prompt?: string;
   threads?: number;
+  task?: 'transcribe' | 'translate';
+  vad?: VadOptions;
+  guards?: GuardOptions;
 }
+
+/** What a finished job reports beside its segments. */
+export type WorkerDone = { language: string; vad?: VadSummary };
 
 export interface WorkerJobHandlers {
   onProgress?(percent: number): void;
@@ -43,7 +50,7 @@ export interface WorkerOptions {
 interface RunningJob {
   id: string;
   handlers: WorkerJobHandlers;
-  resolve(done: { language: string }): void;
+  resolve(done: WorkerDone): void;
   reject(err: Error): void;
   /** Any event of the job's: the worker's computation advances. */
   alive(): void;
@@ -190,7 +197,10 @@ export function createWorkerProcess(options: WorkerOptions) {
     else if (event.event === 'segment') job.handlers.onSegment?.(event as unknown as RawSegment);
     else if (event.event === 'done') {
       running = undefined;
-      job.resolve({ language: event.language ?? '' });
+      job.resolve({
+        language: event.language ?? '',
+        ...(typeof event.vad === 'object' ? { vad: event.vad } : {}),
+      });
     } else if (event.event === 'error') {
       running = undefined;
       const error = jobError(event);
@@ -204,7 +214,7 @@ export function createWorkerProcess(options: WorkerOptions) {
   }
 
   /** Runs a job; one that fails on the GPU runs again once, on the CPU. */
-  async function runNow(job: WorkerJob, handlers: WorkerJobHandlers): Promise<{ language: string }> {
+  async function runNow(job: WorkerJob, handlers: WorkerJobHandlers): Promise<WorkerDone> {
     try {
       return await attempt(job, handlers);
     } catch (error) {
@@ -227,7 +237,7 @@ export function createWorkerProcess(options: WorkerOptions) {
     }
   }
 
-  async function attempt(job: WorkerJob, handlers: WorkerJobHandlers): Promise<{ language: string }> {
+  async function attempt(job: WorkerJob, handlers: WorkerJobHandlers): Promise<WorkerDone> {
     if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
     await start();
     if (handlers.signal?.aborted) throw new TranscriptionAbortedError();
@@ -275,12 +285,15 @@ export function createWorkerProcess(options: WorkerOptions) {
         language: job.language && wellFormed(job.language),
         prompt: job.prompt && wellFormed(job.prompt),
         threads: job.threads,
+        task: job.task,
+        vad: job.vad,
+        guards: job.guards,
       });
     });
   }
 
   /** Runs a job after the ones already queued; a job cancelled while queued never reaches the worker. */
-  function run(job: WorkerJob, handlers: WorkerJobHandlers = {}): Promise<{ language: string }> {
+  function run(job: WorkerJob, handlers: WorkerJobHandlers = {}): Promise<WorkerDone> {
     const result = queue.then(() => runNow(job, handlers));
     queue = result.catch(() => undefined);
     return result;

@@ -1,5 +1,6 @@
 /** The newline-delimited JSON spoken with resources/whisper-worker/worker.cpp (described at its top). */
 import { EngineError, TranscriptionAbortedError } from './errors.js';
+import type { VadSummary } from './types.js';
 
 /** A segment as the worker sends it: seconds, not yet clamped to the audio. */
 export interface RawSegment {
@@ -42,6 +43,8 @@ export interface WorkerEvent {
   skipped?: SkippedModule[];
   percent?: number;
   language?: string;
+  /** done: what voice activity detection found, when it ran; loaded: whether the VAD file is beside the worker */
+  vad?: VadSummary | boolean;
   code?: string;
   message?: string;
 }
@@ -58,5 +61,7 @@ export function jobError(event: WorkerEvent): Error {
   const message = event.message ?? 'whisper worker failed';
   if (event.code === 'aborted') return new TranscriptionAbortedError();
   if (event.code === 'bad_language') return new EngineError('bad_language', message);
+  if (event.code === 'bad_task') return new EngineError('bad_task', message);
+  if (event.code === 'vad_missing') return new EngineError('not_built', message);
   return new EngineError('failed', `transcription failed: ${message}`);
 }

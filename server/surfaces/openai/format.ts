@@ -1,6 +1,7 @@
-/** OpenAI `POST /v1/audio/transcriptions` form fields and response bodies (docs/agents.md). Pure. */
+/** OpenAI `POST /v1/audio/transcriptions` and `/translations` form fields and response bodies (docs/agents.md). Pure. */
 
 import { toSrt, toVtt } from '../../domains/transcripts/exports.js';
+import { optionsFromForm, type StoredOptions } from '../../domains/transcripts/options.js';
 import type { Transcript } from '../../domains/transcripts/schema.js';
 import { badRequest } from '../../http/errors.js';
 
@@ -14,10 +15,18 @@ export interface OpenAiRequest {
   prompt?: string;
   responseFormat: ResponseFormat;
   granularities: Granularity[];
+  /** Folio's own fields beside OpenAI's (task, vad, thresholds: transcripts/options.ts). */
+  options: StoredOptions;
 }
 
-/** Fields in arrival order (repeats kept): `timestamp_granularities[]` may come several times. */
-export function parseOpenAiFields(fields: Array<[string, string]>): OpenAiRequest {
+/**
+ * Fields in arrival order (repeats kept): `timestamp_granularities[]` may come several times. The translations
+ * route has no `language` (the text is English) and its task is translate whatever `task` says.
+ */
+export function parseOpenAiFields(
+  fields: Array<[string, string]>,
+  task: 'transcribe' | 'translate' = 'transcribe',
+): OpenAiRequest {
   const one = (name: string) => fields.findLast(([n]) => n === name)?.[1]?.trim() || undefined;
   const responseFormat = (one('response_format') ?? 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat))
@@ -38,7 +47,7 @@ export function parseOpenAiFields(fields: Array<[string, string]>): OpenAiReques
     throw badRequest('timestamp_granularities[] requires response_format verbose_json', {
       param: 'timestamp_granularities',
     });
-  const language = one('language');
+  const language = task === 'translate' ? undefined : one('language');
   if (language && !/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language))
     throw badRequest('language must be an ISO-639-1 code such as en', { param: 'language' });
   return {
@@ -47,6 +56,7 @@ export function parseOpenAiFields(fields: Array<[string, string]>): OpenAiReques
     prompt: one('prompt'),
     responseFormat,
     granularities: granularities as Granularity[],
+    options: { ...optionsFromForm(Object.fromEntries(fields)), ...(task === 'translate' ? { task } : {}) },
   };
 }
 
@@ -72,7 +82,7 @@ export function formatOpenAi(transcript: Transcript, request: OpenAiRequest): Op
 function verboseJson(transcript: Transcript, request: OpenAiRequest) {
   const words = request.granularities.includes('word');
   return {
-    task: 'transcribe',
+    task: transcript.task,
     language: transcript.language ?? 'en',
     duration: transcript.duration ?? 0,
     text: transcript.text ?? '',

@@ -1,4 +1,7 @@
-/** POST /v1/audio/transcriptions: OpenAI's form fields on top of the transcripts service; waits for the result. */
+/**
+ * POST /v1/audio/transcriptions and /translations: OpenAI's form fields on top of the transcripts service; waits
+ * for the result.
+ */
 import { rm } from 'node:fs/promises';
 import type { ModelManager } from '../../domains/models/service.js';
 import type { Settled } from '../../domains/transcripts/job.js';
@@ -19,6 +22,7 @@ export async function transcribeOpenAi(
   { transcripts, models }: { transcripts: TranscriptService; models: ModelManager },
   workspaceId: string,
   receive: ReceiveForm,
+  task: 'transcribe' | 'translate' = 'transcribe',
 ) {
   const fields: Array<[string, string]> = []; // in order, repeats kept (`timestamp_granularities[]`)
   const received = await transcripts.receive((space) =>
@@ -27,18 +31,19 @@ export async function transcribeOpenAi(
   let request: OpenAiRequest;
   let modelPath: string | undefined;
   try {
-    request = parseOpenAiFields(fields);
+    request = parseOpenAiFields(fields, task);
     modelPath = request.model ? await models.installedPath(request.model) : undefined;
   } catch (error) {
     await rm(received.tmpPath, { force: true });
     throw error;
   }
-  const { language, prompt } = request;
+  const { language, prompt, options } = request;
   const settled = await transcripts.transcribeFile(workspaceId, received, {
     source: 'openai',
     language,
     prompt,
     modelPath,
+    options,
   });
   return { settled, request };
 }

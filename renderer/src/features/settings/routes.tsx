@@ -10,6 +10,7 @@ import { TextField } from '../../ui/field';
 import { Page, Section } from '../../ui/page';
 import { Properties } from '../../ui/side-panel';
 import { ErrorState, LoadingRows } from '../../ui/states';
+import { Switch } from '../../ui/switch';
 import { type Settings, useSettings } from './api/get-settings';
 import { useTranscriptionDevice } from './api/get-transcription-device';
 import { useUpdateSettings } from './api/update-settings';
@@ -23,7 +24,7 @@ export default function SettingsScreen() {
   return (
     <Page
       title="Settings"
-      description="How this Folio runs on your computer. Changes apply the next time Folio starts, except the transcription device, which changes at once."
+      description="How this Folio runs on your computer. Changes apply the next time Folio starts, except the transcription device and silence skipping, which change at once."
     >
       {settings.isPending ? (
         <LoadingRows rows={4} label="Loading settings" />
@@ -124,6 +125,8 @@ function SettingsForm({ view }: { view: Settings }) {
   const [device, setDevice] = useState<DevicePreference>(
     view.saved?.whisperDevice ?? runningDevice ?? 'auto',
   );
+  const [vad, setVad] = useState(view.saved?.transcription?.vad ?? true);
+  const [vadThreshold, setVadThreshold] = useState(String(view.saved?.transcription?.vadThreshold ?? 0.5));
   const update = useUpdateSettings();
   useEffect(() => setPort(String(saved.port)), [saved.port]);
   const issues = Object.fromEntries(
@@ -145,6 +148,7 @@ function SettingsForm({ view }: { view: Settings }) {
             whisperThreads: Number(threads),
             ...(runningDevice ? { whisperDevice: device } : {}),
             ...(dataDir !== view.running.dataDir ? { dataDir } : {}),
+            transcription: { ...view.saved?.transcription, vad, vadThreshold: Number(vadThreshold) },
           },
           { onSuccess: () => toast.success('Settings saved') },
         );
@@ -186,6 +190,22 @@ function SettingsForm({ view }: { view: Settings }) {
           onChange={setThreads}
           inputMode="numeric"
           description="CPU threads one transcription uses. More is faster until your cores run out."
+        />
+        <Switch
+          isSelected={vad}
+          onChange={setVad}
+          description="Voice activity detection sends only the speech to Whisper: faster, and no text invented for silence. Applies to new transcripts; an API request may choose otherwise."
+        >
+          Skip silence
+        </Switch>
+        <TextField
+          label="Speech threshold"
+          name="transcription.vadThreshold"
+          value={vadThreshold}
+          onChange={setVadThreshold}
+          inputMode="decimal"
+          isDisabled={!vad}
+          description="How sure the detector must be that a moment is speech, 0 to 1 (default 0.5). Lower keeps quiet speech; higher drops more noise."
         />
       </Section>
       <div className="row">

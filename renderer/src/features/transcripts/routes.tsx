@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { FileAudio, Upload } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { DropZone, FileTrigger } from 'react-aria-components';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TranscriptStatus } from '../../api/types';
@@ -16,7 +16,7 @@ import { EmptyState, ErrorState, LoadingRows } from '../../ui/states';
 import { UploadTray } from '../../ui/upload-tray';
 import { uploadChunked } from './api/chunked-upload';
 import { useTranscripts } from './api/list-transcripts';
-import { TRANSCRIBE_LIMIT, transcribeFile } from './api/transcribe-file';
+import { type Task, TRANSCRIBE_LIMIT, transcribeFile } from './api/transcribe-file';
 import { StatusBadge } from './components/status-badge';
 import { TranscriptDetail } from './components/transcript-detail';
 import './transcripts.css';
@@ -29,11 +29,21 @@ const STATUSES: { id: TranscriptStatus | 'all'; label: string }[] = [
   { id: 'failed', label: 'Failed' },
 ];
 
+const TASKS: { id: Task; label: string }[] = [
+  { id: 'transcribe', label: 'Transcribe as spoken' },
+  { id: 'translate', label: 'Translate to English' },
+];
+
 /** Up to 4 MiB goes straight to /transcribe; longer recordings go up in parts. */
-const sendRecording = (file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal) =>
+const sendRecording = (
+  file: File,
+  onProgress: (p: UploadProgress) => void,
+  signal: AbortSignal,
+  task: Task,
+) =>
   file.size <= TRANSCRIBE_LIMIT
-    ? transcribeFile(file, onProgress, signal)
-    : uploadChunked(file, onProgress, signal);
+    ? transcribeFile(file, onProgress, signal, task)
+    : uploadChunked(file, onProgress, signal, task);
 
 export default function TranscriptsScreen() {
   const { id } = useParams();
@@ -47,7 +57,15 @@ export default function TranscriptsScreen() {
     () => void client.invalidateQueries({ queryKey: wsKey('transcripts', 'list') }),
     [client],
   );
-  const uploads = useUploadQueue(sendRecording, refresh);
+  const [task, setTask] = useState<Task>('transcribe');
+  const taskNow = useRef(task); // files queued now go with the choice made now
+  taskNow.current = task;
+  const send = useCallback(
+    (file: File, onProgress: (p: UploadProgress) => void, signal: AbortSignal) =>
+      sendRecording(file, onProgress, signal, taskNow.current),
+    [],
+  );
+  const uploads = useUploadQueue(send, refresh);
   const [dropping, setDropping] = useState(false);
 
   const addFiles = (files: File[]) => {
@@ -80,6 +98,7 @@ export default function TranscriptsScreen() {
             value={status}
             onChange={(s) => setParams(s === 'all' ? {} : { status: s }, { replace: true })}
           />
+          <Select label="New recordings" hideLabel options={TASKS} value={task} onChange={setTask} />
           <span className="spacer" />
           <span className="muted small">Drop audio or video files anywhere in the list</span>
         </>
@@ -139,6 +158,10 @@ export default function TranscriptsScreen() {
                     <span className="transcript-meta">
                       {formatDuration(t.duration)} · {formatRelative(t.createdAt)}
                       {t.language ? ` · ${t.language}` : ''}
+                      {t.task === 'translate' ? ' · translated to English' : ''}
+                      {t.vad && t.vad.skippedSeconds >= 1
+                        ? ` · ${formatDuration(t.vad.skippedSeconds)} silence skipped`
+                        : ''}
                     </span>
                   </span>
                   <span className="transcript-status">

@@ -128,6 +128,7 @@ export function createCompletion(deps: CompletionDeps) {
         source: 'chunked',
         language: upload.language,
         prompt: upload.prompt,
+        options: upload.options,
       }));
     return { transcriptId: transcript.id, assetId: ids.assetId };
   }

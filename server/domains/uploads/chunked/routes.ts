@@ -31,7 +31,7 @@ export const beginChunkedUpload = defineRoute({
   tool: 'chunked_uploads_begin',
   summary: 'Begin a chunked upload of long audio',
   description:
-    'Body `{ filename, contentType, size, sha256?, partSize? (default 8 MiB), expiresIn? (seconds, default 86400), language?, prompt? }`. Part i covers bytes [i·partSize, min(size, (i+1)·partSize)); indexes start at 0. PUT the parts in any order, then POST .../complete.',
+    'Body `{ filename, contentType, size, sha256?, partSize? (default 8 MiB), expiresIn? (seconds, default 86400), language?, prompt? }` and the transcript options of POST /api/v1/transcribe as JSON (`task`, `vad`, `vadThreshold`, ..., `temperatureIncrement`). Part i covers bytes [i·partSize, min(size, (i+1)·partSize)); indexes start at 0. PUT the parts in any order, then POST .../complete.',
   handler: async ({ workspace, body }, { chunkedUploads }) =>
     chunkedUploads.present(await chunkedUploads.begin(workspace.id, body)),
 });

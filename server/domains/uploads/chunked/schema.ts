@@ -1,6 +1,7 @@
 /** Chunked upload records and request/response schemas (docs/transcription.md#chunked-upload). */
 import { z } from 'zod';
 import { Asset } from '../../assets/schema.js';
+import { type StoredOptions, TranscriptionOptionFields } from '../../transcripts/options.js';
 import { Transcript } from '../../transcripts/schema.js';
 
 export const DEFAULT_PART_SIZE = 8 << 20;
@@ -21,6 +22,8 @@ export type ChunkedUploadRecord = {
   partCount: number;
   language?: string;
   prompt?: string;
+  /** The transcript's task, VAD and guards (transcripts/options.ts), where they differ from the defaults. */
+  options?: StoredOptions;
   /** `completing`: a complete is under way (until `claimUntil`); clients see it as open. */
   status: 'open' | 'completing' | 'completed' | 'aborted' | 'expired';
   parts: Record<string, PartRecord>;
@@ -61,6 +64,7 @@ export const BeginChunkedBody = z.strictObject({
     .describe('Seconds (default 86400, max 7 days)'),
   language: z.string().trim().min(2).max(16).optional(),
   prompt: z.string().max(2000).optional(),
+  ...TranscriptionOptionFields,
 });
 export type BeginChunkedBody = z.infer<typeof BeginChunkedBody>;
 

@@ -9,6 +9,7 @@ import { badRequest, conflict, payloadTooLarge } from '../../../http/errors.js';
 import { newId } from '../../../store/ids.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
+import { storedOptions } from '../../transcripts/options.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import type { UploadService } from '../service.js';
 import { createAssemblies } from './assembly.js';
@@ -103,6 +104,7 @@ export function createChunkedUploads({
       partCount,
       ...(body.language ? { language: body.language } : {}),
       ...(body.prompt ? { prompt: body.prompt } : {}),
+      ...(Object.keys(storedOptions(body)).length ? { options: storedOptions(body) } : {}),
       status: 'open',
       parts: {},
       ...other,

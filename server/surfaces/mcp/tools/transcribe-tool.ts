@@ -1,6 +1,7 @@
 // transcripts_create: store the audio, queue its transcript and (by default) wait for it, reporting the
 // transcript's progress as MCP progress notifications; cancelling the call cancels the transcript.
 import { z } from 'zod';
+import { storedOptions, TranscriptionOptionFields } from '../../../domains/transcripts/options.js';
 import { presentTranscript } from '../../../domains/transcripts/present-transcript.js';
 import { Transcript } from '../../../domains/transcripts/schema.js';
 import {
@@ -21,12 +22,13 @@ export const transcriptsCreate = defineTool({
   method: 'POST',
   summary: 'Transcribe an audio or video file with the local Whisper model and wait for the transcript',
   description:
-    'Either `path` (absolute, inside a folder the owner allowed for agents; any length) or `contentBase64` with `filename`. Optional `language` (e.g. en) and `prompt`. Progress is reported while it runs (ask for it with a progressToken); cancelling the call cancels the transcript. `wait: false` answers the pending transcript at once (follow it with transcripts_get). A failed transcript is a tool error carrying the transcript and its `error`.',
+    'Either `path` (absolute, inside a folder the owner allowed for agents; any length) or `contentBase64` with `filename`. Optional `language` (e.g. en) and `prompt`; `task: "translate"` for English text from any language (multilingual models only); `vad: false` to transcribe silence too (voice activity detection is on by default) and the VAD and guard thresholds (`vadThreshold`, `noSpeechThreshold`, ...). Progress is reported while it runs (ask for it with a progressToken); cancelling the call cancels the transcript. `wait: false` answers the pending transcript at once (follow it with transcripts_get). A failed transcript is a tool error carrying the transcript and its `error`.',
   input: z
     .strictObject({
       ...FileSource,
       language: z.string().trim().min(1).max(16).optional(),
       prompt: z.string().trim().min(1).max(2000).optional(),
+      ...TranscriptionOptionFields,
       wait: z.boolean().default(true),
     })
     .refine(exactlyOneSource, SOURCE_MESSAGE),
@@ -39,7 +41,7 @@ export const transcriptsCreate = defineTool({
     const record = await transcripts.queueFile(
       workspace.id,
       { tmpPath: file.tmpPath, filename: args.filename ?? file.filename },
-      { source: 'transcribe', language: args.language, prompt: args.prompt },
+      { source: 'transcribe', language: args.language, prompt: args.prompt, options: storedOptions(args) },
     );
     if (!args.wait) return presentTranscript(record);
     return transcripts.settledReply(await waitFor(workspace.id, record.id, services, call));

@@ -88,7 +88,9 @@ describe.skipIf(!engineBuilt)('transcription over MCP', () => {
     const progress: number[] = [];
     let abortedAt = 0;
     called.add('transcripts_create');
-    const call = client.callTool({ name: 'transcripts_create', arguments: { path: long } }, undefined, {
+    // the whole two minutes (mostly silence) run, without VAD, one decode per window (no temperature fallback)
+    const args = { path: long, vad: false, temperatureIncrement: 0 };
+    const call = client.callTool({ name: 'transcripts_create', arguments: args }, undefined, {
       signal: controller.signal,
       timeout: 300_000,
       resetTimeoutOnProgress: true,
@@ -116,6 +118,18 @@ describe.skipIf(!engineBuilt)('transcription over MCP', () => {
       error: 'cancelled',
     });
     expect(performance.now() - abortedAt).toBeLessThan(5000);
+  });
+
+  it('transcripts_create takes the task and VAD arguments: VAD skips the silence, translate is refused on .en', async () => {
+    const t = await callOk(client, 'transcripts_create', { path: long, vadThreshold: 0.5 });
+    expect(t.vad.skippedSeconds).toBeGreaterThan(110);
+    expect(t.vad.speech[0].start).toBeLessThan(1);
+    const refused = await client.callTool({
+      name: 'transcripts_create',
+      arguments: { path: long, task: 'translate' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/English-only model, which cannot translate/);
   });
 
   it('wait: false answers the pending transcript at once; transcripts_cancel cancels it', async () => {

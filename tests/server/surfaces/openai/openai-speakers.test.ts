@@ -16,7 +16,7 @@ const transcript = {
 } as unknown as Transcript;
 
 const answer = (responseFormat: 'verbose_json' | 'srt' | 'vtt' | 'text') =>
-  formatOpenAi(transcript, { responseFormat, granularities: [] }).body;
+  formatOpenAi(transcript, { responseFormat, granularities: [], options: {} }).body;
 
 describe('OpenAI formats of a transcript with speakers', () => {
   it("keeps verbose_json's segment fields exactly OpenAI's", () => {

@@ -3,6 +3,7 @@
 import { api } from '../../../api/client';
 import type { ChunkedUpload, CompletedUpload, Transcript } from '../../../api/types';
 import { sendWithProgress, type UploadProgress } from '../../../api/upload';
+import type { Task } from './transcribe-file';
 
 const BASE = '/api/v1/session-uploads/chunked';
 const PART_SIZE = 8 << 20;
@@ -12,6 +13,7 @@ export async function uploadChunked(
   file: File,
   onProgress: (p: UploadProgress) => void,
   signal: AbortSignal,
+  task: Task = 'transcribe',
 ): Promise<Transcript> {
   const upload = await api<ChunkedUpload>(BASE, {
     method: 'POST',
@@ -20,6 +22,7 @@ export async function uploadChunked(
       contentType: file.type || 'application/octet-stream',
       size: file.size,
       partSize: PART_SIZE,
+      task,
     },
     signal,
   });

@@ -2,6 +2,7 @@ import { Download, RotateCw, Square, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { transcriptDevice } from '../../../api/transcription-device';
+import type { Transcript } from '../../../api/types';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/dialog';
 import { formatDateTime, formatDuration } from '../../../ui/format';
@@ -127,7 +128,9 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
             )}
             <Properties
               items={[
+                ['Task', t.task === 'translate' ? 'Translated to English' : 'Transcribed as spoken'],
                 ['Language', t.language ?? '—'],
+                ['Silence skipped', silenceSkipped(t.vad, t.duration)],
                 ['Model', t.model ?? '—'],
                 ...deviceRow(transcriptDevice(t)),
                 ['Created', formatDateTime(t.createdAt)],
@@ -159,6 +162,13 @@ export function TranscriptDetail({ id, onClose }: { id: string; onClose: () => v
       </ConfirmDialog>
     </SidePanel>
   );
+}
+
+/** What voice activity detection left out, e.g. "8:00 of 10:00 (80 %)"; "Off" when it did not run. */
+function silenceSkipped(vad: Transcript['vad'], duration: number | undefined): string {
+  if (!vad) return 'Off (whole recording transcribed)';
+  const share = duration ? ` (${Math.round((100 * vad.skippedSeconds) / duration)} %)` : '';
+  return `${formatDuration(vad.skippedSeconds)} of ${formatDuration(duration)}${share}`;
 }
 
 /** Which device made it (issue #23); no row for transcripts from before the server recorded it. */
