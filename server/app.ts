@@ -16,8 +16,8 @@ import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
-import { startSweeper } from './jobs/sweeper.js';
-import { sweepsOf } from './jobs/sweeps.js';
+import { runSweeps, startSweeper } from './jobs/sweeper.js';
+import { repairsBeforeServing, sweepsOf } from './jobs/sweeps.js';
 import { requestLog, structuredLog } from './log.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
@@ -33,7 +33,10 @@ export type FolioServer = {
   http: Server;
   services: Services;
   config: Config;
+  /** Listens; the start-up sweeps then run in the background. */
   listen(): Promise<{ port: number; url: string }>;
+  /** Resolves when the sweeps that began with `listen` have run (tests and benches wait on it; nothing else must). */
+  sweptAtStart(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -50,6 +53,8 @@ export type ServerSeams = {
   host?: HostHooks;
   /** More render task modules, loaded after the product's (a test's task that crashes a render process). */
   renderModules?: string[];
+  /** The start-up sweeps wait for it after listening (a test that looks at the server before they run). */
+  holdSweeps?: Promise<void>;
 };
 
 export async function createServer(
@@ -57,18 +62,20 @@ export async function createServer(
   write: (line: string) => void = console.log,
   seams: ServerSeams = {},
 ) {
+  const startedAt = Date.now();
   const config = parseConfig(input as ConfigInput);
   const log = structuredLog(config, write);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const { secretBox, renderModules, host, ...storeSeams } = seams;
+  const { secretBox, renderModules, host, holdSweeps, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
   const services = buildServices(config, store, lifecycle, log, { secretBox, renderModules, host });
   await services.identity.bootstrapOwner();
-  await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
+  await runSweeps(repairsBeforeServing(services), true, log);
   await startServices(services);
+  let sweptAtStart: Promise<void> | undefined;
 
   let port = config.port;
   const hostPolicy: HostPolicy = {
@@ -129,8 +136,18 @@ export async function createServer(
       port = (http.address() as AddressInfo).port;
       const url = `http://127.0.0.1:${port}`;
       await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
+      // After listening: a sweep's cost grows with the library, and nothing it removes is served meanwhile
+      // (docs/storage.md "Sweeps").
+      sweptAtStart ??= startSweeper({
+        sweeps: sweepsOf(services, startedAt),
+        everyMs: config.sweepMs,
+        log,
+        lifecycle,
+        after: holdSweeps,
+      });
       return { port, url };
     },
+    sweptAtStart: () => sweptAtStart ?? Promise.resolve(),
     async close() {
       closing = true;
       await removeDiscovery(config.dataDir);

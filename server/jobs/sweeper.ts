@@ -1,5 +1,6 @@
 // Clean-up that nobody asks for: expired grants, sign-in links and sessions, abandoned chunked uploads, bytes no
-// record owns. Runs once at start-up and then on a timer; what it removed is logged with the counts.
+// record owns. Runs once as the server starts serving, in the background, and then on a timer; what it removed is
+// logged with the counts.
 import type { Lifecycle } from '../services.js';
 
 /** One clean-up; answers how many of each thing it removed, e.g. `{ 'expired upload grants': 2 }`. */
@@ -10,25 +11,34 @@ export type SweeperOptions = {
   everyMs: number;
   log: (line: string) => void;
   lifecycle: Lifecycle;
+  /** The first run waits for it (tests only). */
+  after?: Promise<void>;
 };
 
-export async function startSweeper({ sweeps, everyMs, log, lifecycle }: SweeperOptions): Promise<void> {
-  let running: Promise<void> | undefined;
-  const runAll = async (startup: boolean) => {
-    const removed: string[] = [];
-    for (const sweep of sweeps) {
-      try {
-        for (const [what, count] of Object.entries(await sweep(startup)))
-          if (count > 0) removed.push(`${count} ${what}`);
-      } catch (error) {
-        log(`Sweep failed: ${(error as Error).message}`);
-      }
+/** Runs `sweeps` one after another, logging what they removed; a failing sweep is logged and the rest still run. */
+export async function runSweeps(sweeps: Sweep[], startup: boolean, log: (line: string) => void) {
+  const removed: string[] = [];
+  for (const sweep of sweeps) {
+    try {
+      for (const [what, count] of Object.entries(await sweep(startup)))
+        if (count > 0) removed.push(`${count} ${what}`);
+    } catch (error) {
+      log(`Sweep failed: ${(error as Error).message}`);
     }
-    if (removed.length) log(`Swept ${removed.join(', ')}`);
-  };
-  await runAll(true);
+  }
+  if (removed.length) log(`Swept ${removed.join(', ')}`);
+}
+
+/** Starts the first run now, without waiting for it, and the timer; answers the first run's end. */
+export function startSweeper({ sweeps, everyMs, log, lifecycle, after }: SweeperOptions): Promise<void> {
+  let running: Promise<void> | undefined = Promise.resolve(after)
+    .then(() => (lifecycle.closing() ? undefined : runSweeps(sweeps, true, log)))
+    .finally(() => {
+      running = undefined;
+    });
+  const first = running;
   const timer = setInterval(() => {
-    running ??= runAll(false).finally(() => {
+    running ??= runSweeps(sweeps, false, log).finally(() => {
       running = undefined;
     });
   }, everyMs);
@@ -37,4 +47,5 @@ export async function startSweeper({ sweeps, everyMs, log, lifecycle }: SweeperO
     clearInterval(timer);
     await running;
   });
+  return first;
 }

@@ -134,6 +134,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   list(prefix: string): AsyncIterable<BlobInfo>;
+  /** The keys under `prefix` in batches, without each one's size or time (listings only: no `stat` per file). */
+  keys(prefix: string): AsyncIterable<string[]>;
   /**
    * A local path for a tool that needs one (ffmpeg, the Whisper worker). `release` removes a temporary copy
    * where the backend had to make one; on a file system it is the blob's own path and does nothing.
