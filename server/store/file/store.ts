@@ -1,6 +1,7 @@
 // The file backend: the embedded default. Layout of the data directory:
 //   meta.json                              schema version
 //   instance/<name>.json|.log              instance-wide collections (users, sessions, workspaces, keys ...)
+//   .../.<name>.log.<n>                    a journal a compaction retired, until the snapshot holds it
 //   workspaces/<id>/db/<name>.json|.log    one workspace's collections
 //   workspaces/<id>/...                    its blobs (files/, chunked/ ...)
 //   tmp/                                   uploads in flight, emptied at start-up
@@ -16,10 +17,10 @@ import {
   type CollectionData,
   type CollectionFiles,
   loadRows,
-  snapshotOf,
+  snapshotChunks,
 } from './collection-data.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { writeFileDurably } from './durable-file.js';
+import { writeChunksDurably, writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
 import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
 import { createFileUnits, readUnits, UNITS_JOURNAL } from './unit-of-work.js';
@@ -63,26 +64,42 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const filesOf = (name: string, scope: string): CollectionFiles => ({
     snapshot: join(scopeDir(scope), `${name}.json`),
     journal: join(scopeDir(scope), `${name}.log`),
+    retired: (generation) => join(scopeDir(scope), `.${name}.log.${generation}`),
   });
 
-  /** Every collection's data by `scope/name`: read at start-up (before its spec is known) or made on first use. */
-  const loaded = new Map<string, { data: CollectionData<Row>; snapshotBytes: number }>();
+  /**
+   * Every collection's data by `scope/name`: read at start-up (before its spec is known) or made on first use, with
+   * the generations of its retired journals.
+   */
+  const loaded = new Map<string, { data: CollectionData<Row>; snapshotBytes: number; retired: number[] }>();
+  const empty = () => ({
+    data: { rows: new Map(), tombstones: new Map() },
+    snapshotBytes: 0,
+    retired: [] as number[],
+  });
   const opened = new Map<string, Opened>();
   const registries = new Map<string, UniqueRegistry<Row>>();
   /** Each workspace's change feed. */
   const feeds = new Map<string, ChangeFeed>();
 
   async function loadScope(scope: string): Promise<void> {
-    const names = new Set((await listDir(scopeDir(scope))).map((f) => f.replace(/\.(json|log)$/, '')));
+    const names = new Set<string>();
+    const retiredOf = new Map<string, number[]>();
+    for (const file of await listDir(scopeDir(scope))) {
+      const retired = /^\.(.+)\.log\.(\d+)$/.exec(file);
+      if (retired) retiredOf.set(retired[1], [...(retiredOf.get(retired[1]) ?? []), Number(retired[2])]);
+      names.add(retired ? retired[1] : file.replace(/\.(json|log)$/, ''));
+    }
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const files = filesOf(name, scope);
-      const data = await loadRows(files);
+      const retired = (retiredOf.get(name) ?? []).sort((a, b) => a - b);
+      const data = await loadRows(files, retired);
       const snapshotBytes = await stat(files.snapshot).then(
         (s) => s.size,
         () => 0,
       );
-      loaded.set(`${scope}/${name}`, { data, snapshotBytes });
+      loaded.set(`${scope}/${name}`, { data, snapshotBytes, retired });
     }
     if (scope === INSTANCE) return;
     for (const name of await replayUnits(scope)) names.add(name);
@@ -104,8 +121,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       for (const { collection, entry } of writes) {
         written.add(collection);
         const id = `${scope}/${collection}`;
-        if (!loaded.has(id))
-          loaded.set(id, { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 });
+        if (!loaded.has(id)) loaded.set(id, empty());
         if (applyIfNewer(loaded.get(id)!.data, entry)) touched.add(collection);
       }
     for (const name of touched) await foldIntoSnapshot(scope, name);
@@ -113,12 +129,14 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     return [...written];
   }
 
-  /** Writes a collection's data as its snapshot and empties its journal, before anything is served. */
+  /** Writes a collection's data as its snapshot and empties its journals (oldest first), before anything is served. */
   async function foldIntoSnapshot(scope: string, name: string): Promise<void> {
     const files = filesOf(name, scope);
     const entry = loaded.get(`${scope}/${name}`)!;
     await mkdir(scopeDir(scope), { recursive: true });
-    await writeFileDurably(files.snapshot, snapshotOf(entry.data), fsync);
+    const { rows, tombstones } = entry.data;
+    await writeChunksDurably(files.snapshot, snapshotChunks([...rows.values()], tombstones), fsync);
+    for (const generation of entry.retired.splice(0)) await rm(files.retired(generation), { force: true });
     await truncate(files.journal, 0).catch(() => undefined);
     entry.snapshotBytes = (await stat(files.snapshot)).size;
   }
@@ -189,7 +207,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       const registry = registryOf(spec);
       let start = loaded.get(id);
       if (!start) {
-        start = { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 };
+        start = empty();
         loaded.set(id, start);
       }
       collection = createFileCollection(
@@ -202,6 +220,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
           compactAtBytes,
           log,
           snapshotBytes: start.snapshotBytes,
+          retired: start.retired,
           feed: scope === INSTANCE ? undefined : feedOf(scope),
           enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
           heldByUnit: scope === INSTANCE ? undefined : (id) => units.heldByUnit(scope, spec.name, id),
