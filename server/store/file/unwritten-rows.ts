@@ -14,7 +14,10 @@ export function createUnwrittenRows<T extends Row>() {
     const pending = unwritten.get(id) ?? { changes: 0, row: previous, tombstone: previousTombstone };
     pending.changes++;
     unwritten.set(id, pending);
+    let ended = false;
     const end = () => {
+      if (ended) return;
+      ended = true;
       if (--pending.changes === 0 && unwritten.get(id) === pending) unwritten.delete(id);
     };
     return {
