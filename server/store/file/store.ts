@@ -7,6 +7,7 @@
 //   tmp/                                   uploads in flight, emptied at start-up
 import { mkdir, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createScopeGate } from '../scope-gate.js';
 import { type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
 import { createFileBlobs } from './blobs.js';
@@ -145,11 +146,15 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   async function loadFeed(scope: string, names: string[]): Promise<void> {
     const feed = feedOf(scope);
     const unsequenced: Array<{ name: string; row: Row }> = [];
+    let sinceYield = 0;
     for (const name of names) {
       const { data } = loaded.get(`${scope}/${name}`)!;
-      for (const row of data.rows.values())
+      for (const row of data.rows.values()) {
         if (typeof row.seq === 'number') feed.load(name, row.id, row.seq);
         else unsequenced.push({ name, row });
+        // A turn of the event loop every 5,000 rows: a library of 100,000 is not one long pass.
+        if (++sinceYield % 5_000 === 0) await nextTurn();
+      }
       for (const [id, seq] of data.tombstones) feed.load(name, id, seq);
     }
     const touched = new Set<string>();
