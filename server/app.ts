@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices } from './build-services.js';
+import { allCollections } from './cli/collections.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import { settingsFile } from './domains/settings/settings-store.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
@@ -68,6 +69,7 @@ export async function createServer(
   const trustedProxy = trustProxies(config.trustedProxies);
   const { secretBox, renderModules, host, holdSweeps, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
+  await store.prepareIndexes?.(allCollections);
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };

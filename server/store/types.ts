@@ -203,6 +203,11 @@ export interface Store {
    * where the buckets live in memory (http/rate-limit.ts).
    */
   takeToken?(id: string, perMinute: number, burst: number): Promise<number>;
+  /**
+   * Builds what a backend keeps in memory to answer `lookup` and unique checks for `specs` a slice at a time, so
+   * that their first use later does not hold the event loop over every row (file backend). Call before serving.
+   */
+  prepareIndexes?(specs: CollectionSpec<Row>[]): Promise<void>;
   /** The data's schema version, which migrations (store/migrations/) move forward. */
   schemaVersion(): Promise<number>;
   setSchemaVersion(version: number): Promise<void>;

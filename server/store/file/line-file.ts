@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 
 /** Small enough that one chunk's lines parse well within an event-loop turn. */
-const CHUNK_BYTES = 256 << 10;
+const CHUNK_BYTES = 64 << 10;
 
 export type LineFile = {
   /** What follows the last newline (a torn last line, or '' when the file ends with one). */

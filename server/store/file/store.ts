@@ -195,14 +195,19 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     let registry = registries.get(spec.name);
     if (!registry) {
       registry = createUniqueRegistry(spec as CollectionSpec<Row>);
-      for (const [id, { data }] of loaded) {
-        if (!id.endsWith(`/${spec.name}`)) continue;
-        const scoped = registry.forScope(id.slice(0, -spec.name.length - 1));
-        for (const row of data.rows.values()) scoped.replace(undefined, row);
-      }
+      for (const row of rowsOfEvery(spec.name, registry)) row();
       registries.set(spec.name, registry);
     }
     return registry as unknown as UniqueRegistry<T>;
+  }
+
+  /** One step per loaded row of collection `name` in every scope, each adding it to `registry`. */
+  function* rowsOfEvery(name: string, registry: UniqueRegistry<Row>): Iterable<() => void> {
+    for (const [id, { data }] of loaded) {
+      if (!id.endsWith(`/${name}`)) continue;
+      const scoped = registry.forScope(id.slice(0, -name.length - 1));
+      for (const row of data.rows.values()) yield () => scoped.replace(undefined, row);
+    }
   }
 
   function open<T extends Row>(spec: CollectionSpec<T>, scope: string): FileCollection<T> {
@@ -299,6 +304,18 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       await units.forget(workspaceId);
       for (const registry of registries.values()) registry.forgetScope(workspaceId);
       await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
+    },
+    async prepareIndexes(specs) {
+      for (const spec of specs) {
+        if (!spec.unique?.length || registries.has(spec.name)) continue;
+        const registry = createUniqueRegistry(spec);
+        let done = 0;
+        for (const row of rowsOfEvery(spec.name, registry)) {
+          row();
+          if (++done % 5_000 === 0) await nextTurn();
+        }
+        if (!registries.has(spec.name)) registries.set(spec.name, registry);
+      }
     },
     async schemaVersion() {
       const meta = await readFile(metaPath, 'utf8').then(JSON.parse, () => ({ schemaVersion: 0 }));
