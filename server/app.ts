@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { buildServices, resolversOf, startServices } from './build-services.js';
+import { allCollections } from './cli/collections.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
 import { settingsFile } from './domains/settings/settings-store.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
@@ -16,8 +17,8 @@ import { mountRoutes } from './http/mount-routes.js';
 import { mountSockets } from './http/mount-sockets.js';
 import { notFoundFallback } from './http/not-found.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './http/rate-limit.js';
-import { startSweeper } from './jobs/sweeper.js';
-import { sweepsOf } from './jobs/sweeps.js';
+import { runSweeps, startSweeper } from './jobs/sweeper.js';
+import { repairsBeforeServing, sweepsOf } from './jobs/sweeps.js';
 import { createLogger, type Logger, requestLog } from './log.js';
 import { openLogFile } from './log-file.js';
 import type { HostHooks, Lifecycle, Services } from './services.js';
@@ -35,7 +36,10 @@ export type FolioServer = {
   services: Services;
   config: Config;
   log: Logger;
+  /** Listens; the start-up sweeps then run in the background. */
   listen(): Promise<{ port: number; url: string }>;
+  /** Resolves when the sweeps that began with `listen` have run (tests and benches wait on it; nothing else must). */
+  sweptAtStart(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -54,6 +58,8 @@ export type ServerSeams = {
   renderModules?: string[];
   /** The desktop app's: the log also goes to a rotating file under `<data folder>/logs` (log-file.ts). */
   logFile?: boolean;
+  /** The start-up sweeps wait for it after listening (a test that looks at the server before they run). */
+  holdSweeps?: Promise<void>;
 };
 
 export async function createServer(
@@ -61,12 +67,14 @@ export async function createServer(
   write: (line: string) => void = console.log,
   seams: ServerSeams = {},
 ) {
+  const startedAt = Date.now();
   const config = parseConfig(input as ConfigInput);
   const logFile = seams.logFile ? await openLogFile(config.dataDir) : undefined;
   const log = createLogger(config, write, logFile);
   const trustedProxy = trustProxies(config.trustedProxies);
-  const { secretBox, renderModules, host, logFile: _file, ...storeSeams } = seams;
+  const { secretBox, renderModules, host, holdSweeps, logFile: _file, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
+  await store.prepareIndexes?.(allCollections);
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
@@ -76,8 +84,9 @@ export async function createServer(
     host: logFile ? { ...host, logFile: logFile.current } : host,
   });
   await services.identity.bootstrapOwner();
-  await startSweeper({ sweeps: sweepsOf(services), everyMs: config.sweepMs, log, lifecycle });
+  await runSweeps(repairsBeforeServing(services), true, log);
   await startServices(services);
+  let sweptAtStart: Promise<void> | undefined;
 
   let port = config.port;
   const hostPolicy: HostPolicy = {
@@ -140,8 +149,18 @@ export async function createServer(
       port = (http.address() as AddressInfo).port;
       const url = `http://127.0.0.1:${port}`;
       await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
+      // After listening: a sweep's cost grows with the library, and nothing it removes is served meanwhile
+      // (docs/storage.md "Sweeps").
+      sweptAtStart ??= startSweeper({
+        sweeps: sweepsOf(services, startedAt),
+        everyMs: config.sweepMs,
+        log,
+        lifecycle,
+        after: holdSweeps,
+      });
       return { port, url };
     },
+    sweptAtStart: () => sweptAtStart ?? Promise.resolve(),
     async close() {
       closing = true;
       await removeDiscovery(config.dataDir);

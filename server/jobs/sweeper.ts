@@ -1,5 +1,6 @@
 // Clean-up that nobody asks for: expired grants, sign-in links and sessions, abandoned chunked uploads, bytes no
-// record owns. Runs once at start-up and then on a timer; what it removed is logged with the counts.
+// record owns. Runs once as the server starts serving, in the background, and then on a timer; what it removed is
+// logged with the counts.
 import type { Logger } from '../log.js';
 import type { Lifecycle } from '../services.js';
 
@@ -11,25 +12,34 @@ export type SweeperOptions = {
   everyMs: number;
   log: Logger;
   lifecycle: Lifecycle;
+  /** The first run waits for it (tests only). */
+  after?: Promise<void>;
 };
 
-export async function startSweeper({ sweeps, everyMs, log, lifecycle }: SweeperOptions): Promise<void> {
-  let running: Promise<void> | undefined;
-  const runAll = async (startup: boolean) => {
-    const removed: string[] = [];
-    for (const sweep of sweeps) {
-      try {
-        for (const [what, count] of Object.entries(await sweep(startup)))
-          if (count > 0) removed.push(`${count} ${what}`);
-      } catch (error) {
-        log.error(`Sweep failed: ${(error as Error).message}`, error);
-      }
+/** Runs `sweeps` one after another, logging what they removed; a failing sweep is logged and the rest still run. */
+export async function runSweeps(sweeps: Sweep[], startup: boolean, log: Logger) {
+  const removed: string[] = [];
+  for (const sweep of sweeps) {
+    try {
+      for (const [what, count] of Object.entries(await sweep(startup)))
+        if (count > 0) removed.push(`${count} ${what}`);
+    } catch (error) {
+      log.error(`Sweep failed: ${(error as Error).message}`, error);
     }
-    if (removed.length) log.info(`Swept ${removed.join(', ')}`);
-  };
-  await runAll(true);
+  }
+  if (removed.length) log.info(`Swept ${removed.join(', ')}`);
+}
+
+/** Starts the first run now, without waiting for it, and the timer; answers the first run's end. */
+export function startSweeper({ sweeps, everyMs, log, lifecycle, after }: SweeperOptions): Promise<void> {
+  let running: Promise<void> | undefined = Promise.resolve(after)
+    .then(() => (lifecycle.closing() ? undefined : runSweeps(sweeps, true, log)))
+    .finally(() => {
+      running = undefined;
+    });
+  const first = running;
   const timer = setInterval(() => {
-    running ??= runAll(false).finally(() => {
+    running ??= runSweeps(sweeps, false, log).finally(() => {
       running = undefined;
     });
   }, everyMs);
@@ -38,4 +48,5 @@ export async function startSweeper({ sweeps, everyMs, log, lifecycle }: SweeperO
     clearInterval(timer);
     await running;
   });
+  return first;
 }

@@ -134,6 +134,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   list(prefix: string): AsyncIterable<BlobInfo>;
+  /** The keys under `prefix` in batches, without each one's size or time (listings only: no `stat` per file). */
+  keys(prefix: string): AsyncIterable<string[]>;
   /**
    * A local path for a tool that needs one (ffmpeg, the Whisper worker). `release` removes a temporary copy
    * where the backend had to make one; on a file system it is the blob's own path and does nothing.
@@ -201,6 +203,11 @@ export interface Store {
    * where the buckets live in memory (http/rate-limit.ts).
    */
   takeToken?(id: string, perMinute: number, burst: number): Promise<number>;
+  /**
+   * Builds what a backend keeps in memory to answer `lookup` and unique checks for `specs` a slice at a time, so
+   * that their first use later does not hold the event loop over every row (file backend). Call before serving.
+   */
+  prepareIndexes?(specs: CollectionSpec<Row>[]): Promise<void>;
   /** The data's schema version, which migrations (store/migrations/) move forward. */
   schemaVersion(): Promise<number>;
   setSchemaVersion(version: number): Promise<void>;

@@ -126,6 +126,9 @@ export function createFileBlobs({ root, tmpDir, fsync, gate, faults }: FileBlobO
     list(prefix) {
       return walk(root, prefix.replace(/\/$/, ''));
     },
+    keys(prefix) {
+      return walkKeys(root, prefix.replace(/\/$/, ''));
+    },
     async localFile(key) {
       const info = await statKey(key);
       return info && { path: pathOf(key), release: async () => {} };
@@ -144,6 +147,21 @@ async function* walk(root: string, prefix: string): AsyncIterable<BlobInfo> {
       if (info) yield { key, size: info.size, modifiedAt: info.mtime };
     }
   }
+}
+
+/** One listing per directory, read in batches of its files' keys (the directories' own after them). */
+async function* walkKeys(root: string, prefix: string): AsyncIterable<string[]> {
+  const dir = await opendir(join(root, prefix), { bufferSize: 1024 }).catch(() => undefined);
+  if (!dir) return;
+  const subdirectories: string[] = [];
+  const batch: string[] = [];
+  for await (const entry of dir) {
+    if (entry.isDirectory()) subdirectories.push(`${prefix}/${entry.name}`);
+    else if (entry.isFile()) batch.push(`${prefix}/${entry.name}`);
+    if (batch.length === 1000) yield batch.splice(0);
+  }
+  if (batch.length) yield batch;
+  for (const subdirectory of subdirectories) yield* walkKeys(root, subdirectory);
 }
 
 /**

@@ -1,33 +1,106 @@
-// A file-backend collection's data: its rows and tombstones in memory, loaded from a JSON snapshot (lowdb's
-// format) plus the journal of the changes since.
-import { rm } from 'node:fs/promises';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+// A file-backend collection's data: its rows and tombstones in memory, loaded from a JSON snapshot plus the
+// journals of the changes since: the journals a compaction retired and has not yet folded in (oldest first), then
+// the current one.
+//
+// A snapshot is lowdb's format, `{ "rows": [...], "tombstones": {...} }`, written one row to a line, so that it
+// is written a chunk at a time and read a chunk at a time (line-file.ts), and stays one JSON document that any
+// JSON reader (and an older Folio) reads whole. A snapshot without that layout (an older Folio's) is read whole.
+import { open } from 'node:fs/promises';
 import type { Row } from '../types.js';
 import { type JournalEntry, readJournal } from './journal.js';
+import { readLines } from './line-file.js';
 
 /** `tombstones`: seq of the delete of each removed id (workspace collections). */
 type Snapshot<T> = { rows: T[]; tombstones?: Record<string, number> };
 
-export type CollectionFiles = { snapshot: string; journal: string };
+export type CollectionFiles = {
+  snapshot: string;
+  journal: string;
+  /** Where a compaction moves the journal it folds into the snapshot: `generation` numbers them in order. */
+  retired(generation: number): string;
+};
 /** A collection's state in memory: its rows and the tombstones of removed ids. */
 export type CollectionData<T> = { rows: Map<string, T>; tombstones: Map<string, number> };
 
-/** Loads the snapshot, then replays the journal over it. */
-export async function loadRows<T extends Row>(files: CollectionFiles): Promise<CollectionData<T>> {
-  const db = new Low<Snapshot<T>>(new JSONFile(files.snapshot), { rows: [] });
-  await db.read().catch((error) => {
-    throw new Error(`${files.snapshot} could not be read (${error.message}); it was left untouched`);
-  });
-  const stored = (db.data as { rows?: unknown }).rows;
-  if (!Array.isArray(stored) || !stored.every((row) => typeof row?.id === 'string'))
-    throw new Error(
-      `${files.snapshot} is not a Folio snapshot ({ rows: [{ id, ... }] }); it was left untouched`,
-    );
-  const rows = new Map<string, T>((stored as T[]).map((row) => [row.id, row]));
-  const data = { rows, tombstones: new Map<string, number>(Object.entries(db.data.tombstones ?? {})) };
-  for (const entry of await readJournal<JournalEntry<T>>(files.journal)) applyEntry(data, entry);
+const HEAD = '{"rows":[';
+const TOMBSTONES = '],"tombstones":';
+/** Rows per chunk of a snapshot written: small enough to make in a few milliseconds. */
+const ROWS_PER_CHUNK = 500;
+
+/** Loads the snapshot, then replays the retired journals (oldest first) and the current one over it. */
+export async function loadRows<T extends Row>(
+  files: CollectionFiles,
+  retired: number[],
+): Promise<CollectionData<T>> {
+  const data = await readSnapshot<T>(files.snapshot);
+  for (const path of [...retired.map((g) => files.retired(g)), files.journal])
+    for (const entry of await readJournal<JournalEntry<T>>(path)) applyEntry(data, entry);
   return data;
+}
+
+async function readSnapshot<T extends Row>(path: string): Promise<CollectionData<T>> {
+  const refuse = (why: string) => new Error(`${path} ${why}; it was left untouched`);
+  const data: CollectionData<T> = { rows: new Map(), tombstones: new Map() };
+  const head = await firstBytes(path, HEAD.length + 1);
+  if (head === undefined) return data;
+  if (head !== `${HEAD}\n`) return readWholeSnapshot(path, refuse);
+  let ended = false;
+  const read = await readLines(path, (line, number) => {
+    if (number === 1 || ended) return;
+    try {
+      if (line.startsWith(TOMBSTONES)) {
+        const tombstones = JSON.parse(line.slice(TOMBSTONES.length, -1)) as Record<string, number>;
+        data.tombstones = new Map(Object.entries(tombstones));
+        ended = true;
+        return;
+      }
+      const row = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as T;
+      if (typeof row?.id !== 'string') throw new Error('a row without an id');
+      data.rows.set(row.id, row);
+    } catch (error) {
+      throw refuse(`could not be read at line ${number} (${(error as Error).message})`);
+    }
+  });
+  if (!ended || read?.tail)
+    throw refuse('ends before its tombstones (a snapshot is written whole or not at all)');
+  return data;
+}
+
+/** An older Folio's snapshot (one JSON document without a row to a line), read and parsed whole. */
+async function readWholeSnapshot<T extends Row>(
+  path: string,
+  refuse: (why: string) => Error,
+): Promise<CollectionData<T>> {
+  const handle = await open(path, 'r');
+  let stored: Snapshot<T>;
+  try {
+    stored = JSON.parse(await handle.readFile('utf8'));
+  } catch (error) {
+    throw refuse(`could not be read (${(error as Error).message})`);
+  } finally {
+    await handle.close();
+  }
+  const rows = (stored as { rows?: unknown })?.rows;
+  if (!Array.isArray(rows) || !rows.every((row) => typeof row?.id === 'string'))
+    throw refuse('is not a Folio snapshot ({ rows: [{ id, ... }] })');
+  return {
+    rows: new Map((rows as T[]).map((row) => [row.id, row])),
+    tombstones: new Map(Object.entries(stored.tombstones ?? {})),
+  };
+}
+
+async function firstBytes(path: string, length: number): Promise<string | undefined> {
+  const handle = await open(path, 'r').catch((error) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Applies one journal line to the data. */
@@ -51,12 +124,16 @@ export function applyIfNewer<T extends Row>(data: CollectionData<T>, entry: Jour
   return true;
 }
 
-/** The snapshot of `data`, serialised now (rows are never mutated in place, so this is a consistent copy). */
-export const snapshotOf = <T>({ rows, tombstones }: CollectionData<T>): string =>
-  JSON.stringify({ rows: [...rows.values()], tombstones: Object.fromEntries(tombstones) });
-
-/** Removes a collection's files (a dropped workspace's, before its directory goes). */
-export async function removeCollectionFiles(files: CollectionFiles): Promise<void> {
-  await rm(files.journal, { force: true });
-  await rm(files.snapshot, { force: true });
+/**
+ * The snapshot of `rows` and `tombstones`, a chunk of rows at a time, each made only when asked for (rows are
+ * never changed in place, so the array of them taken at a moment stays that moment's copy).
+ */
+export function* snapshotChunks<T>(rows: T[], tombstones: Map<string, number>): Iterable<string> {
+  yield `${HEAD}\n`;
+  for (let at = 0; at < rows.length; at += ROWS_PER_CHUNK) {
+    const lines = rows.slice(at, at + ROWS_PER_CHUNK).map((row) => JSON.stringify(row));
+    const last = at + ROWS_PER_CHUNK >= rows.length;
+    yield `${lines.join(',\n')}${last ? '' : ','}\n`;
+  }
+  yield `${TOMBSTONES}${JSON.stringify(Object.fromEntries(tombstones))}}\n`;
 }

@@ -4,19 +4,27 @@
 // line is on disk; if the line cannot be written the mutation is undone (journal.ts). In a workspace, every write
 // is stamped with the next seq of the workspace's change feed (change-feed.ts) and a delete leaves a tombstone.
 // Inside a unit of work (unit-of-work.ts) a write is held by the unit instead of journaled at once.
-import { mkdir, stat } from 'node:fs/promises';
+//
+// Compaction folds the journal into the snapshot once it passes its threshold, whatever else is under way: between
+// two batches the journal is retired (renamed aside; new lines start a new journal) and, at that moment, the
+// committed rows are taken: memory, except rows whose latest change is not yet on disk (a line still queued, a
+// unit's write not yet committed), which count as their last written value. The snapshot is then written a chunk
+// at a time and the retired journals removed, oldest first; a crash at any point leaves a snapshot plus journals
+// whose replay gives every acknowledged write (collection-data.ts).
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../../log.js';
 import { asStorageFailure, StoreConflict } from '../errors.js';
 import type { Collection, CollectionSpec, Patch, Row, UpdateOptions, Where } from '../types.js';
 import type { ChangeFeed } from './change-feed.js';
-import { type CollectionData, type CollectionFiles, snapshotOf } from './collection-data.js';
-import { writeFileDurably } from './durable-file.js';
+import { type CollectionData, type CollectionFiles, snapshotChunks } from './collection-data.js';
+import { writeChunksDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
 import { createJournal, type JournalEntry } from './journal.js';
 import { createOrderIndex, type OrderIndex } from './order-index.js';
 import { compileWhere, selectPage } from './query.js';
 import type { UniqueIndexes } from './unique-indexes.js';
+import { createUnwrittenRows } from './unwritten-rows.js';
 
 export type CollectionOptions = {
   fsync: boolean;
@@ -31,6 +39,8 @@ export type CollectionOptions = {
   feed?: ChangeFeed;
   /** While an open unit of work holds row `id` of this collection: resolves when the unit has ended. */
   heldByUnit?: (id: string) => Promise<void> | undefined;
+  /** The generations of the retired journals a crash or a failed compaction left, oldest first. */
+  retired?: number[];
 };
 
 /** One write a unit holds until it commits (`land` copies it to its collection's journal) or undoes it. */
@@ -55,8 +65,6 @@ type Committer<T> = {
 export type FileCollection<T extends Row> = Collection<T> & {
   /** This collection as a unit of work sees it: its writes go to `unit`, which commits or undoes them. */
   inUnit(unit: { hold(write: HeldWrite): void }): Collection<T>;
-  /** Keeps compaction off while a unit holds uncommitted rows here; call the returned function when it ends. */
-  holdCompaction(): () => void;
   close(): Promise<void>;
   rows(): IterableIterator<T>;
 };
@@ -82,25 +90,54 @@ export function createFileCollection<T extends Row>(
   };
   let snapshotBytes = options.snapshotBytes ?? 0;
   let compactionBlockedUntil = 0;
-  let compactionHolds = 0;
+  let compaction: Promise<void> | undefined;
+  const retired = [...(options.retired ?? [])];
+  let generation = retired.at(-1) ?? 0;
+  let closed = false;
   let ensuredDir: Promise<unknown> | undefined;
+  const unwritten = createUnwrittenRows<T>();
   const journal = createJournal<JournalEntry<T>>(files.journal, {
     fsync: options.fsync,
-    onFlushed: compactIfDue,
+    afterBatch: compactIfDue,
     faults: options.faults,
   });
 
-  /** Called with nothing pending, so memory equals what the journal holds: safe to fold into a snapshot. */
-  async function compactIfDue(): Promise<void> {
-    if (journal.size() < Math.max(options.compactAtBytes, snapshotBytes)) return;
-    if (Date.now() < compactionBlockedUntil || compactionHolds > 0) return;
+  /**
+   * Past the threshold, compacts in the background. The threshold grows with the snapshot (a quarter of it), so
+   * rewriting the snapshot costs a bounded multiple of what was journaled, and a start reads at most a quarter more
+   * than the snapshot.
+   */
+  function compactIfDue(): void {
+    if (compaction || closed || Date.now() < compactionBlockedUntil) return;
+    if (journal.size() < Math.max(options.compactAtBytes, snapshotBytes / 4)) return;
+    compaction = compact().finally(() => {
+      compaction = undefined;
+    });
+  }
+
+  async function compact(): Promise<void> {
     try {
-      // Serialised now, synchronously from memory: nothing is pending, and rows are never mutated in place.
-      await writeFileDurably(files.snapshot, snapshotOf(data), options.fsync, options.faults);
+      const to = files.retired(++generation);
+      let cut: { rows: T[]; tombstones: Map<string, number> } | undefined;
+      await journal.retire(to, () => {
+        cut = unwritten.committed(rows, tombstones);
+      });
+      retired.push(generation);
+      if (!cut) return;
+      await writeChunksDurably(
+        files.snapshot,
+        snapshotChunks(cut.rows, cut.tombstones),
+        options.fsync,
+        options.faults,
+      );
       snapshotBytes = (await stat(files.snapshot)).size;
-      await journal.reset();
+      // Oldest first: whatever a crash leaves of them is always the newest lines, which replay over any snapshot.
+      while (retired.length) {
+        await rm(files.retired(retired[0]), { force: true });
+        retired.shift();
+      }
     } catch (error) {
-      // The journal still holds everything: compaction only saves space, so it waits and tries again later.
+      // The journals still hold everything: compaction only saves space, so it waits and tries again later.
       compactionBlockedUntil = Date.now() + options.compactionRetryMs;
       options.log.warn(`Compacting ${files.snapshot} failed (${(error as Error).message}); will retry`);
     }
@@ -110,22 +147,25 @@ export function createFileCollection<T extends Row>(
   function stage(id: string, next: T | undefined) {
     const change = feed?.begin(spec.name, id);
     const row = next && change ? ({ ...next, seq: change.seq } as T) : next;
+    const tracked = unwritten.track(id, rows.get(id), tombstones.get(id));
     const undoApply = apply(id, row, change?.seq);
     const entry: JournalEntry<T> = row ? { op: 'put', row } : { op: 'del', id, seq: change?.seq };
     const undo = () => {
       undoApply();
       change?.undo();
+      tracked.dropped();
     };
-    return { row, entry, undo, settle: () => change?.settle() };
+    const written = () => tracked.written(entry);
+    return { row, entry, undo, written, settle: () => change?.settle() };
   }
 
   /** Journals at once: resolves to the row as stored once its line is on disk; undone if the line fails. */
   const direct: Committer<T> = {
     enter: options.enterWrite,
     async commit(id, next, leave) {
-      const { row, entry, undo, settle } = stage(id, next);
+      const { row, entry, undo, written, settle } = stage(id, next);
       try {
-        await write(entry, undo);
+        await write(entry, undo, written);
       } finally {
         settle();
         leave();
@@ -142,8 +182,9 @@ export function createFileCollection<T extends Row>(
         return () => {};
       },
       async commit(id, next) {
-        const { row, entry, undo, settle } = stage(id, next);
-        const land = () => write(entry, () => {}); // committed by the unit's own line: never undone here
+        const { row, entry, undo, written, settle } = stage(id, next);
+        // Committed by the unit's own line: never undone here; a copy that fails stays in the unit journal.
+        const land = () => write(entry, written, written);
         unit.hold({ collection: spec.name, id, entry: entry as JournalEntry<Row>, undo, settle, land });
         return row;
       },
@@ -151,7 +192,7 @@ export function createFileCollection<T extends Row>(
     };
   }
 
-  async function write(entry: JournalEntry<T>, undo: () => void): Promise<void> {
+  async function write(entry: JournalEntry<T>, undo: () => void, written: () => void): Promise<void> {
     try {
       ensuredDir ??= mkdir(dirname(files.journal), { recursive: true }).catch((error) => {
         ensuredDir = undefined;
@@ -162,7 +203,7 @@ export function createFileCollection<T extends Row>(
       undo();
       throw asStorageFailure(error);
     }
-    await journal.append(entry, undo).catch((error) => {
+    await journal.append(entry, undo, written).catch((error) => {
       throw asStorageFailure(error);
     });
   }
@@ -281,13 +322,11 @@ export function createFileCollection<T extends Row>(
     ...reads,
     ...writes(direct),
     inUnit: (unit) => ({ ...reads, ...writes(heldBy(unit)) }),
-    holdCompaction() {
-      compactionHolds++;
-      return () => {
-        compactionHolds--;
-      };
-    },
     rows: () => rows.values(),
-    close: () => journal.close(),
+    async close() {
+      closed = true;
+      await compaction;
+      await journal.close();
+    },
   };
 }

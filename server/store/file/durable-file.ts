@@ -50,9 +50,22 @@ export function createDirSyncer(sync: (dir: string) => Promise<void> = syncDir) 
 }
 
 /** tmp + fsync + rename + fsync(dir): readers see the old or the new file, and after power loss too. */
-export async function writeFileDurably(
+export function writeFileDurably(
   path: string,
   data: string,
+  fsync: boolean,
+  faults?: FaultInjector,
+): Promise<void> {
+  return writeChunksDurably(path, [data], fsync, faults);
+}
+
+/**
+ * As `writeFileDurably`, written a chunk at a time: each chunk is made only once the one before is written, so a
+ * large file (a snapshot) neither holds the event loop nor sits in memory whole.
+ */
+export async function writeChunksDurably(
+  path: string,
+  chunks: Iterable<string> | AsyncIterable<string>,
   fsync: boolean,
   faults?: FaultInjector,
 ): Promise<void> {
@@ -62,7 +75,7 @@ export async function writeFileDurably(
   try {
     const fault = faults?.({ op: 'snapshot-write', path });
     if (fault) throw injectedError(fault, { op: 'snapshot-write', path });
-    await handle.writeFile(data);
+    for await (const chunk of chunks) await handle.writeFile(chunk);
     if (fsync) await handle.datasync();
   } catch (error) {
     await handle.close();

@@ -1,11 +1,13 @@
 // The file backend: the embedded default. Layout of the data directory:
 //   meta.json                              schema version
 //   instance/<name>.json|.log              instance-wide collections (users, sessions, workspaces, keys ...)
+//   .../.<name>.log.<n>                    a journal a compaction retired, until the snapshot holds it
 //   workspaces/<id>/db/<name>.json|.log    one workspace's collections
 //   workspaces/<id>/...                    its blobs (files/, chunked/ ...)
 //   tmp/                                   uploads in flight, emptied at start-up
 import { mkdir, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { consoleLogger, type Logger } from '../../log.js';
 import { createScopeGate } from '../scope-gate.js';
 import { type CollectionSpec, defineCollection, type Row, type Store } from '../types.js';
@@ -17,10 +19,10 @@ import {
   type CollectionData,
   type CollectionFiles,
   loadRows,
-  snapshotOf,
+  snapshotChunks,
 } from './collection-data.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { writeFileDurably } from './durable-file.js';
+import { writeChunksDurably, writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
 import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
 import { createFileUnits, readUnits, UNITS_JOURNAL } from './unit-of-work.js';
@@ -64,26 +66,42 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const filesOf = (name: string, scope: string): CollectionFiles => ({
     snapshot: join(scopeDir(scope), `${name}.json`),
     journal: join(scopeDir(scope), `${name}.log`),
+    retired: (generation) => join(scopeDir(scope), `.${name}.log.${generation}`),
   });
 
-  /** Every collection's data by `scope/name`: read at start-up (before its spec is known) or made on first use. */
-  const loaded = new Map<string, { data: CollectionData<Row>; snapshotBytes: number }>();
+  /**
+   * Every collection's data by `scope/name`: read at start-up (before its spec is known) or made on first use, with
+   * the generations of its retired journals.
+   */
+  const loaded = new Map<string, { data: CollectionData<Row>; snapshotBytes: number; retired: number[] }>();
+  const empty = () => ({
+    data: { rows: new Map(), tombstones: new Map() },
+    snapshotBytes: 0,
+    retired: [] as number[],
+  });
   const opened = new Map<string, Opened>();
   const registries = new Map<string, UniqueRegistry<Row>>();
   /** Each workspace's change feed. */
   const feeds = new Map<string, ChangeFeed>();
 
   async function loadScope(scope: string): Promise<void> {
-    const names = new Set((await listDir(scopeDir(scope))).map((f) => f.replace(/\.(json|log)$/, '')));
+    const names = new Set<string>();
+    const retiredOf = new Map<string, number[]>();
+    for (const file of await listDir(scopeDir(scope))) {
+      const retired = /^\.(.+)\.log\.(\d+)$/.exec(file);
+      if (retired) retiredOf.set(retired[1], [...(retiredOf.get(retired[1]) ?? []), Number(retired[2])]);
+      names.add(retired ? retired[1] : file.replace(/\.(json|log)$/, ''));
+    }
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const files = filesOf(name, scope);
-      const data = await loadRows(files);
+      const retired = (retiredOf.get(name) ?? []).sort((a, b) => a - b);
+      const data = await loadRows(files, retired);
       const snapshotBytes = await stat(files.snapshot).then(
         (s) => s.size,
         () => 0,
       );
-      loaded.set(`${scope}/${name}`, { data, snapshotBytes });
+      loaded.set(`${scope}/${name}`, { data, snapshotBytes, retired });
     }
     if (scope === INSTANCE) return;
     for (const name of await replayUnits(scope)) names.add(name);
@@ -105,8 +123,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       for (const { collection, entry } of writes) {
         written.add(collection);
         const id = `${scope}/${collection}`;
-        if (!loaded.has(id))
-          loaded.set(id, { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 });
+        if (!loaded.has(id)) loaded.set(id, empty());
         if (applyIfNewer(loaded.get(id)!.data, entry)) touched.add(collection);
       }
     for (const name of touched) await foldIntoSnapshot(scope, name);
@@ -114,12 +131,14 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     return [...written];
   }
 
-  /** Writes a collection's data as its snapshot and empties its journal, before anything is served. */
+  /** Writes a collection's data as its snapshot and empties its journals (oldest first), before anything is served. */
   async function foldIntoSnapshot(scope: string, name: string): Promise<void> {
     const files = filesOf(name, scope);
     const entry = loaded.get(`${scope}/${name}`)!;
     await mkdir(scopeDir(scope), { recursive: true });
-    await writeFileDurably(files.snapshot, snapshotOf(entry.data), fsync);
+    const { rows, tombstones } = entry.data;
+    await writeChunksDurably(files.snapshot, snapshotChunks([...rows.values()], tombstones), fsync);
+    for (const generation of entry.retired.splice(0)) await rm(files.retired(generation), { force: true });
     await truncate(files.journal, 0).catch(() => undefined);
     entry.snapshotBytes = (await stat(files.snapshot)).size;
   }
@@ -128,11 +147,15 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   async function loadFeed(scope: string, names: string[]): Promise<void> {
     const feed = feedOf(scope);
     const unsequenced: Array<{ name: string; row: Row }> = [];
+    let sinceYield = 0;
     for (const name of names) {
       const { data } = loaded.get(`${scope}/${name}`)!;
-      for (const row of data.rows.values())
+      for (const row of data.rows.values()) {
         if (typeof row.seq === 'number') feed.load(name, row.id, row.seq);
         else unsequenced.push({ name, row });
+        // A turn of the event loop every 5,000 rows: a library of 100,000 is not one long pass.
+        if (++sinceYield % 5_000 === 0) await nextTurn();
+      }
       for (const [id, seq] of data.tombstones) feed.load(name, id, seq);
     }
     const touched = new Set<string>();
@@ -173,14 +196,19 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     let registry = registries.get(spec.name);
     if (!registry) {
       registry = createUniqueRegistry(spec as CollectionSpec<Row>);
-      for (const [id, { data }] of loaded) {
-        if (!id.endsWith(`/${spec.name}`)) continue;
-        const scoped = registry.forScope(id.slice(0, -spec.name.length - 1));
-        for (const row of data.rows.values()) scoped.replace(undefined, row);
-      }
+      for (const row of rowsOfEvery(spec.name, registry)) row();
       registries.set(spec.name, registry);
     }
     return registry as unknown as UniqueRegistry<T>;
+  }
+
+  /** One step per loaded row of collection `name` in every scope, each adding it to `registry`. */
+  function* rowsOfEvery(name: string, registry: UniqueRegistry<Row>): Iterable<() => void> {
+    for (const [id, { data }] of loaded) {
+      if (!id.endsWith(`/${name}`)) continue;
+      const scoped = registry.forScope(id.slice(0, -name.length - 1));
+      for (const row of data.rows.values()) yield () => scoped.replace(undefined, row);
+    }
   }
 
   function open<T extends Row>(spec: CollectionSpec<T>, scope: string): FileCollection<T> {
@@ -190,7 +218,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       const registry = registryOf(spec);
       let start = loaded.get(id);
       if (!start) {
-        start = { data: { rows: new Map(), tombstones: new Map() }, snapshotBytes: 0 };
+        start = empty();
         loaded.set(id, start);
       }
       collection = createFileCollection(
@@ -203,6 +231,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
           compactAtBytes,
           log,
           snapshotBytes: start.snapshotBytes,
+          retired: start.retired,
           feed: scope === INSTANCE ? undefined : feedOf(scope),
           enterWrite: () => (scope === INSTANCE ? () => {} : gate.enter(scope)),
           heldByUnit: scope === INSTANCE ? undefined : (id) => units.heldByUnit(scope, spec.name, id),
@@ -276,6 +305,18 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       await units.forget(workspaceId);
       for (const registry of registries.values()) registry.forgetScope(workspaceId);
       await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
+    },
+    async prepareIndexes(specs) {
+      for (const spec of specs) {
+        if (!spec.unique?.length || registries.has(spec.name)) continue;
+        const registry = createUniqueRegistry(spec);
+        let done = 0;
+        for (const row of rowsOfEvery(spec.name, registry)) {
+          row();
+          if (++done % 5_000 === 0) await nextTurn();
+        }
+        if (!registries.has(spec.name)) registries.set(spec.name, registry);
+      }
     },
     async schemaVersion() {
       const meta = await readFile(metaPath, 'utf8').then(JSON.parse, () => ({ schemaVersion: 0 }));

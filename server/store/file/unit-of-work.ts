@@ -62,7 +62,6 @@ export function createFileUnits(options: FileUnitsOptions) {
     open.set(scope, unit);
     const writes: HeldWrite[] = [];
     const collections = new Map<string, Collection<Row>>();
-    const compactionHolds: Array<() => void> = [];
     const sink = {
       hold(write: HeldWrite) {
         writes.push(write);
@@ -74,9 +73,7 @@ export function createFileUnits(options: FileUnitsOptions) {
         if (spec.scope !== 'workspace') throw new Error(`${spec.name}: a unit of work writes one workspace`);
         let collection = collections.get(spec.name);
         if (!collection) {
-          const opened = options.open(spec, scope);
-          compactionHolds.push(opened.holdCompaction());
-          collection = opened.inUnit(sink) as unknown as Collection<Row>;
+          collection = options.open(spec, scope).inUnit(sink) as unknown as Collection<Row>;
           collections.set(spec.name, collection);
         }
         return collection as unknown as Collection<T>;
@@ -91,7 +88,6 @@ export function createFileUnits(options: FileUnitsOptions) {
     try {
       return await runUnitOfWork(options.blobs, rows, work);
     } finally {
-      for (const release of compactionHolds) release();
       open.delete(scope);
       end();
       leave();

@@ -145,6 +145,14 @@ export async function openS3Blobs(options: S3BlobOptions): Promise<BlobStore & {
     list(prefix) {
       return listKeys(`${objectKey(prefix.replace(/\/+$/, ''))}/`);
     },
+    async *keys(prefix) {
+      const batch: string[] = [];
+      for await (const { key } of listKeys(`${objectKey(prefix.replace(/\/+$/, ''))}/`)) {
+        batch.push(key);
+        if (batch.length === 1000) yield batch.splice(0);
+      }
+      if (batch.length) yield batch;
+    },
     async localFile(key) {
       const body = await get(key);
       if (!body) return undefined;

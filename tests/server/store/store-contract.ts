@@ -532,6 +532,13 @@ export function describeStoreContract(backend: string, open: () => Promise<Store
         const listed: Record<string, number> = {};
         for await (const info of store.blobs.list('workspaces/ws_l/files')) listed[info.key] = info.size;
         expect(listed).toEqual({ 'workspaces/ws_l/files/a': 2, 'workspaces/ws_l/files/b': 3 });
+        const keys: string[] = [];
+        for await (const batch of store.blobs.keys('workspaces/ws_l')) keys.push(...batch);
+        expect(keys.sort()).toEqual([
+          'workspaces/ws_l/chunked/u1/0',
+          'workspaces/ws_l/files/a',
+          'workspaces/ws_l/files/b',
+        ]);
         await store.blobs.delete('workspaces/ws_l/files/a');
         expect(await store.blobs.stat('workspaces/ws_l/files/a')).toBeUndefined();
         await store.blobs.deletePrefix('workspaces/ws_l/chunked/u1');

@@ -123,6 +123,7 @@ describe('a publish killed between its version and its item', () => {
 
     srv = await startTestServer({ ...ON_FILES, dataDir });
     cleanups.push(() => srv.close());
+    await srv.server.sweptAtStart();
     const versions = srv.services.store.collection(collectionsOf('diagrams').versions, workspaceId);
     expect(await versions.get('dia_dead3@1')).toBeUndefined();
     expect(await versions.get('dia_waits1@1')).toMatchObject({ title: 'Arrived' });

@@ -1,0 +1,20 @@
+// Preloaded into a server the bench starts (`node --import bench/lib/loop-delay.mjs dist/server/main.js`): records
+// the event loop's delay from the process's first moment and, as the process exits, prints its longest stall and
+// the peak resident memory to stderr as one line, `loop-delay {"maxMs":…,"p99Ms":…,"peakRssMb":…}`.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const delay = monitorEventLoopDelay({ resolution: 5 });
+delay.enable();
+let peakRss = 0;
+const sample = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+}, 20);
+sample.unref();
+process.on('exit', () => {
+  const line = {
+    maxMs: Math.round(delay.max / 1e6),
+    p99Ms: Math.round(delay.percentile(99) / 1e6),
+    peakRssMb: Math.round(Math.max(peakRss, process.memoryUsage.rss()) / 2 ** 20),
+  };
+  process.stderr.write(`loop-delay ${JSON.stringify(line)}\n`);
+});
