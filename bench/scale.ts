@@ -5,19 +5,26 @@
 // and what the first plain write after the uploads costs (the compaction it may set off, and the longest
 // event-loop stall meanwhile). On the file backend and on PostgreSQL + S3 (scripts/hosted/: a real PostgreSQL and
 // Swift started as unprivileged users).
+// With --add <n>, also `folio add` of n small files in nested folders into a data folder (files per second).
 //   node --import tsx bench/scale.ts [--sizes 0,10000,50000,100000] [--backends files,hosted] [--reads 100]
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+//   [--add 5000]
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import pMap from 'p-map';
 import { startPostgres } from '../scripts/hosted/postgres.js';
 import { startSwift } from '../scripts/hosted/swift.js';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, backends: { type: 'string' }, reads: { type: 'string' } },
+  options: {
+    sizes: { type: 'string' },
+    backends: { type: 'string' },
+    reads: { type: 'string' },
+    add: { type: 'string' },
+  },
 });
 const SIZES = (values.sizes ?? '0,10000,50000,100000').split(',').map(Number);
 const BACKENDS = (values.backends ?? 'files,hosted').split(',');
@@ -205,6 +212,34 @@ async function runBackend(
   for (const [label, cells] of rows) console.log(`| ${label} | ${cells.join(' | ')} |`);
 }
 
+/** `folio add` of `count` small files (100 folders) into a data folder whose server made its workspace. */
+async function addFolder(count: number): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'folio-scale-add-'));
+  const folder = await mkdtemp(join(tmpdir(), 'folio-scale-folder-'));
+  try {
+    await stop(await start({ dataDir, fsync: true }));
+    for (let dir = 0; dir < 100; dir++) {
+      await mkdir(join(folder, `d${dir}`));
+      await Promise.all(
+        Array.from({ length: Math.ceil(count / 100) }, (_, i) =>
+          writeFile(join(folder, `d${dir}`, `${nameOf(dir * 1000 + i)}`), `small file ${dir}/${i}\n`),
+        ),
+      );
+    }
+    const args = ['--import', 'tsx', 'server/cli/main.ts', 'add', folder, '--data-dir', dataDir];
+    const first = await promisify(execFile)(process.execPath, args);
+    const again = await promisify(execFile)(process.execPath, args);
+    console.log(`\nfolio add, ${count} small files, fsync on (load ${loadavg()[0]!.toFixed(1)}):`);
+    console.log(
+      `first run: ${first.stdout.split('\n')[0]}\nsecond run: ${again.stdout.split('\n').slice(0, 2).join('; ')}`,
+    );
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+if (values.add) await addFolder(Number(values.add));
 console.log(`Reads: ${READS} per figure, ms p50 / p99. Restart times include tsx compiling the server.`);
 for (const backend of BACKENDS) {
   const dataDir = await mkdtemp(join(tmpdir(), `folio-scale-${backend}-`));
