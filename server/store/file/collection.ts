@@ -92,7 +92,7 @@ export function createFileCollection<T extends Row>(
       const limit = Math.max(1000, Math.round(Math.sqrt(64 * rows.size)));
       const ids = findIndex.candidates(query, limit);
       if (!ids) return undefined;
-      return ids.size <= limit ? { few: rowsOf(ids) } : { among: ids };
+      return ids instanceof Set && ids.size <= limit ? { few: rowsOf(ids) } : { among: ids };
     },
   };
   function* rowsOf(ids: Iterable<string>): Iterable<T> {

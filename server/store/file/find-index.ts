@@ -8,6 +8,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CollectionSpec, Condition, ListQuery, Row } from '../types.js';
 
 type Ids = Set<string>;
+/** A set of ids, or a test standing for one that was not worth making (`size`: at most that many). */
+export type IdLookup = Pick<Ids, 'size' | 'has'>;
 
 /** Marks a text's two ends, so texts under three characters still have trigrams and a short needle finds them. */
 const START = '\u0002';
@@ -18,10 +20,11 @@ export type FindIndex<T extends Row> = {
   /** Indexes every row of `rows` a slice at a time; queries use the index once it resolves. */
   fill(rows: Map<string, T>): Promise<void>;
   /**
-   * The ids that can match `query` where an index narrows it; undefined where none does, or where finding them
-   * would cost more than reading rows in order (a union past `limit`, an intersection of common sets).
+   * The ids that can match `query` where an index narrows it, as a set when there are at most `limit`, else as a
+   * test; undefined where none does, or where even the test would cost more than reading rows (a union past
+   * `limit`).
    */
-  candidates(query: Pick<ListQuery<T>, 'where' | 'search'>, limit: number): Ids | undefined;
+  candidates(query: Pick<ListQuery<T>, 'where' | 'search'>, limit: number): IdLookup | undefined;
 };
 
 function* trigramsOf(text: string): Iterable<string> {
@@ -85,25 +88,27 @@ function createPostings(pieces = false) {
 type Postings = ReturnType<typeof createPostings>;
 
 /**
- * Ids in every set, read from the smallest, so the cost is that set's size; undefined when even the smallest
- * holds more than `budget` (each part is common, so reading rows in order finds a page sooner). A lone set is
+ * Ids in every set. When the smallest holds at most `limit`, read from it, so the cost is its size; else a test
+ * of each id against every set, which a read of rows in order asks only until its page is full. A lone set is
  * answered as it is, never copied: callers only read it.
  */
-function intersect(sets: Ids[], budget: number): Ids | undefined {
+function intersect(sets: IdLookup[], limit: number): IdLookup | undefined {
   const [smallest, ...others] = [...sets].sort((a, b) => a.size - b.size);
   if (!smallest) return undefined;
   if (others.length === 0) return smallest;
-  if (smallest.size > budget) return undefined;
+  if (smallest.size > limit || !(smallest instanceof Set))
+    return { size: smallest.size, has: (id) => sets.every((set) => set.has(id)) };
   const found = new Set<string>();
-  for (const id of smallest) if (others.every((set) => set.has(id))) found.add(id);
+  for (const id of smallest as Ids) if (others.every((set) => set.has(id))) found.add(id);
   return found;
 }
 
 /** Ids in any set, or undefined as soon as there would be more than `limit`; a lone set as it is. */
-function unite(sets: Ids[], limit: number): Ids | undefined {
+function unite(sets: IdLookup[], limit: number): IdLookup | undefined {
   if (sets.length === 1) return sets[0];
   const found = new Set<string>();
   for (const set of sets) {
+    if (!(set instanceof Set)) return undefined;
     if (set.size > limit) return undefined;
     for (const id of set) found.add(id);
     if (found.size > limit) return undefined;
@@ -130,15 +135,10 @@ export function canNarrow<T extends Row>(
 export const hasFindFields = <T extends Row>(spec: CollectionSpec<T>) =>
   Boolean(spec.search?.length) || Object.values(spec.fields).includes('text[]');
 
-/** The most ids an intersection reads (a few milliseconds). */
-const INTERSECT_BUDGET = 25_000;
 /** Rows indexed between two turns of the event loop while filling (well under 50 ms). */
 const FILL_SLICE = 2000;
 
-export function createFindIndex<T extends Row>(
-  spec: CollectionSpec<T>,
-  budget = INTERSECT_BUDGET,
-): FindIndex<T> {
+export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindIndex<T> {
   let filled = false;
   const listFields = Object.entries(spec.fields)
     .filter(([, type]) => type === 'text[]')
@@ -157,18 +157,18 @@ export function createFindIndex<T extends Row>(
   }
 
   /** Ids whose list field can satisfy `condition`; undefined when the condition is not one the index answers. */
-  function byValues(field: string, condition: Condition | undefined, limit: number): Ids | undefined {
+  function byValues(field: string, condition: Condition | undefined, limit: number): IdLookup | undefined {
     const postings = values.get(field);
     if (!postings || condition === null || typeof condition !== 'object') return undefined;
     const setOf = (value: string) => postings.map.get(value) ?? new Set<string>();
     if ('hasAll' in condition && condition.hasAll.length)
-      return intersect(condition.hasAll.map(setOf), budget);
+      return intersect(condition.hasAll.map(setOf), limit);
     if ('hasAny' in condition) return unite(condition.hasAny.map(setOf), limit);
     return undefined;
   }
 
   /** Ids whose field holds every trigram of `needle`; for a needle under three characters, any gram holding it. */
-  function byText(field: string, needle: string, limit: number): Ids | undefined {
+  function byText(field: string, needle: string, limit: number): IdLookup | undefined {
     const postings = grams.get(field);
     if (!postings) return undefined;
     if (needle.length >= 3) {
@@ -179,7 +179,7 @@ export function createFindIndex<T extends Row>(
         if (!ids) return new Set();
         sets.push(ids);
       }
-      return intersect(sets, budget);
+      return intersect(sets, limit);
     }
     const holding: Ids[] = [];
     let total = 0;
@@ -193,10 +193,10 @@ export function createFindIndex<T extends Row>(
     return unite(holding, limit);
   }
 
-  function bySearch(search: ListQuery<T>['search'], limit: number): Ids | undefined {
+  function bySearch(search: ListQuery<T>['search'], limit: number): IdLookup | undefined {
     if (!search || search.text === '') return undefined;
     const needle = search.text.toLowerCase();
-    const perField: Ids[] = [];
+    const perField: IdLookup[] = [];
     for (const field of search.fields) {
       const ids = byText(field, needle, limit);
       if (!ids) return undefined;
@@ -222,7 +222,7 @@ export function createFindIndex<T extends Row>(
     },
     candidates(query, limit) {
       if (!filled) return undefined;
-      const narrowed: Ids[] = [];
+      const narrowed: IdLookup[] = [];
       for (const [field, condition] of Object.entries(query.where ?? {})) {
         const ids = byValues(field, condition as Condition | undefined, limit);
         if (ids) narrowed.push(ids);
@@ -230,7 +230,7 @@ export function createFindIndex<T extends Row>(
       const searched = bySearch(query.search, limit);
       if (searched) narrowed.push(searched);
       if (narrowed.length === 0) return undefined;
-      return intersect(narrowed, budget);
+      return intersect(narrowed, limit);
     },
   };
 }

@@ -103,7 +103,7 @@ export type Indexes<T extends Row> = {
    * What an index says of the rows that can match `query`: the `few` there are (a rare search or tag), or the
    * ids `among` which a common one's are; undefined when no index narrows it.
    */
-  candidates(query: ListQuery<T>): { few: Iterable<T> } | { among: Set<string> } | undefined;
+  candidates(query: ListQuery<T>): { few: Iterable<T> } | { among: { has(id: string): boolean } } | undefined;
 };
 
 export function selectPage<T extends Row>(

@@ -201,7 +201,7 @@ describe('the file backend find index', () => {
   it('answers a superset of every match, or nothing, however small its limits', async () => {
     const random = seeded(7);
     const rows = Array.from({ length: 400 }, (_, i) => randomItem(random, i));
-    const index = createFindIndex(items, 20);
+    const index = createFindIndex(items);
     await index.fill(new Map(rows.map((row) => [row.id, row])));
     for (const [i, row] of rows.entries())
       if (i % 5 === 0) {
@@ -211,7 +211,7 @@ describe('the file backend find index', () => {
       }
     for (let q = 0; q < 300; q++) {
       const query = randomQuery(random, rows);
-      const limit = random.pick([5, 50, 1000]);
+      const limit = random.pick([2, 5, 50, 1000]);
       const candidates = index.candidates(query, limit);
       if (!candidates) continue;
       for (const id of scan(rows, query))
