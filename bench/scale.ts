@@ -27,7 +27,7 @@ const { values } = parseArgs({
   },
 });
 const SIZES = (values.sizes ?? '0,10000,50000,100000').split(',').map(Number);
-const BACKENDS = (values.backends ?? 'files,hosted').split(',');
+const BACKENDS = (values.backends ?? 'files,hosted').split(',').filter(Boolean);
 const READS = Number(values.reads ?? 100);
 const CONCURRENCY = 8;
 const WORDS = ['report', 'invoice', 'photo', 'meeting', 'draft', 'summary', 'scan', 'memo'];
