@@ -18,6 +18,7 @@ const benches = [
   'hosted-store.ts',
   'hosted-nodes.ts',
   'sync.ts',
+  'scale.ts',
 ];
 /** The file backend holds every row in memory: 1M assets need a larger heap than Node's default. */
 const heap: Record<string, string[]> = { 'hosted-store.ts': ['--max-old-space-size=8192'] };

@@ -95,12 +95,22 @@ function compareValues(a: Scalar | undefined, b: Scalar | undefined): number {
 /** Rows already sorted by one field (then id): order-index.ts. */
 export type OrderedRows<T> = { walk(direction: 'asc' | 'desc', anchor?: T): Iterable<T> };
 
-/** `ordered(field)`: the rows sorted by `field`, where an index keeps them so; a page then reads only its rows. */
+/** Where an index keeps the rows in order or narrows them (order-index.ts, find-index.ts). */
+export type Indexes<T extends Row> = {
+  /** The rows sorted by `field`: a page in that order then reads only its rows. */
+  ordered(field: keyof T & string): OrderedRows<T>;
+  /**
+   * What an index says of the rows that can match `query`: the `few` there are (a rare search or tag), or the
+   * ids `among` which a common one's are; undefined when no index narrows it.
+   */
+  candidates(query: ListQuery<T>): { few: Iterable<T> } | { among: { has(id: string): boolean } } | undefined;
+};
+
 export function selectPage<T extends Row>(
   spec: CollectionSpec<T>,
   rows: Iterable<T>,
   query: ListQuery<T>,
-  ordered?: (field: keyof T & string) => OrderedRows<T>,
+  indexes?: Indexes<T>,
 ): Page<T> {
   const orderBy = (query.orderBy ?? DEFAULT_ORDER) as OrderBy<T>;
   checkFields(
@@ -115,14 +125,17 @@ export function selectPage<T extends Row>(
     const { values, id } = decodeCursor(query.cursor, orderBy);
     anchor = { id, ...Object.fromEntries(orderBy.map(([f], i) => [f, values[i]])) } as T;
   }
-  const test = (row: T) => matches(row) && searched(row);
+  const narrowed = indexes?.candidates(query);
+  const among = narrowed && 'among' in narrowed ? narrowed.among : undefined;
+  const few = narrowed && 'few' in narrowed ? narrowed.few : undefined;
+  const test = (row: T) => (!among || among.has(row.id)) && matches(row) && searched(row);
   const selected =
-    ordered && orderBy.length === 1
-      ? firstMatches(ordered(orderBy[0][0]).walk(orderBy[0][1], anchor), test, query.limit + 1)
+    !few && indexes && orderBy.length === 1
+      ? firstMatches(indexes.ordered(orderBy[0][0]).walk(orderBy[0][1], anchor), test, query.limit + 1)
       : firstInOrder(
           // Rows are held in the order they were inserted, which is mostly oldest first; a newest-first page reads
           // them backwards, so after its first rows almost every other one is rejected by a single comparison.
-          orderBy[0]?.[1] === 'desc' ? backwards(rows) : rows,
+          few ?? (orderBy[0]?.[1] === 'desc' ? backwards(rows) : rows),
           (row) => test(row) && (!anchor || compare(row, anchor) > 0),
           compare,
           query.limit + 1,
