@@ -1,7 +1,7 @@
 /** Instance settings (port, data folder, Whisper threads and device; sync when it lands): what the owner changes. */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { TranscriptionOptionFields } from '../transcripts/options.js';
+import { TranscriptionOptionFields } from '../transcripts/schema.js';
 import { WatchedFolderSetting } from '../watched-folders/schema.js';
 
 export const InstanceSettings = z.object({

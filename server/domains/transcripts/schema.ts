@@ -4,6 +4,9 @@ import type { VadSummary } from '../../engines/whisper/types.js';
 import { PageQuery } from '../../http/paging.js';
 import type { StoredOptions } from './options.js';
 
+// The transcription options are wire shapes too: other domains take them in their own bodies (chunked begin, settings).
+export { type StoredOptions, storedOptions, TranscriptionOptionFields } from './options.js';
+
 export const TRANSCRIPT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export const TranscriptStatus = z.enum(TRANSCRIPT_STATUSES);
 export type TranscriptStatus = z.infer<typeof TranscriptStatus>;

@@ -1,4 +1,5 @@
 import type { LoadedDevice } from './device.js';
+import type { VadSummary } from './worker-protocol.js';
 
 /** Times are in seconds from the start of the audio. */
 export interface Word {
@@ -45,11 +46,7 @@ export interface GuardOptions {
 }
 
 /** What voice activity detection found: the speech, in the recording's seconds, and the silence left out. */
-export interface VadSummary {
-  speechSeconds: number;
-  skippedSeconds: number;
-  speech: Array<{ start: number; end: number }>;
-}
+export type { VadSummary } from './worker-protocol.js';
 
 export interface EngineResult {
   language: string;

@@ -1,6 +1,12 @@
 /** The newline-delimited JSON spoken with resources/whisper-worker/worker.cpp (described at its top). */
 import { EngineError, TranscriptionAbortedError } from './errors.js';
-import type { VadSummary } from './types.js';
+
+/** What voice activity detection found: the speech kept, in the recording's timeline, and the silence skipped. */
+export interface VadSummary {
+  speechSeconds: number;
+  skippedSeconds: number;
+  speech: Array<{ start: number; end: number }>;
+}
 
 /** A segment as the worker sends it: seconds, not yet clamped to the audio. */
 export interface RawSegment {

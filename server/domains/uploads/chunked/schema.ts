@@ -1,8 +1,7 @@
 /** Chunked upload records and request/response schemas (docs/transcription.md#chunked-upload). */
 import { z } from 'zod';
 import { Asset } from '../../assets/schema.js';
-import { type StoredOptions, TranscriptionOptionFields } from '../../transcripts/options.js';
-import { Transcript } from '../../transcripts/schema.js';
+import { type StoredOptions, Transcript, TranscriptionOptionFields } from '../../transcripts/schema.js';
 
 export const DEFAULT_PART_SIZE = 8 << 20;
 export const MIN_PART_SIZE = 1 << 10;

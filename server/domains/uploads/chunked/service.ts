@@ -9,7 +9,7 @@ import { badRequest, conflict, payloadTooLarge } from '../../../http/errors.js';
 import { newId } from '../../../store/ids.js';
 import type { Store } from '../../../store/types.js';
 import type { AssetService } from '../../assets/service.js';
-import { storedOptions } from '../../transcripts/options.js';
+import { storedOptions } from '../../transcripts/schema.js';
 import type { TranscriptService } from '../../transcripts/service.js';
 import type { UploadService } from '../service.js';
 import { createAssemblies } from './assembly.js';
