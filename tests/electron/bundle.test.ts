@@ -7,7 +7,7 @@
 import type { Stats } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, matchesGlob, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { excludedExts, excludedNames, FileMatcher } from 'app-builder-lib/out/fileMatcher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,8 +88,9 @@ beforeAll(async () => {
   await productionModules(join(stage, 'node_modules'));
   // the worker as electron-builder's extraResources place it, outside the app
   await mkdir(join(stage, 'resources/whisper'), { recursive: true });
+  const [whisper] = config.linux.extraResources as Array<{ filter: string[] }>;
   for (const name of await readdir(dirname(defaultWorkerPath)))
-    if (name === 'folio-whisper-worker' || /^libggml.*\.so/.test(name))
+    if (whisper.filter.some((pattern) => matchesGlob(name, pattern)))
       await copyFile(join(dirname(defaultWorkerPath), name), join(stage, 'resources/whisper', name));
   // bundled two folders below the root, as bundleShell writes dist/electron/main.js, so each module's
   // import.meta.url points where its source lies in the package; then moved into the package

@@ -47,7 +47,17 @@ export function audioForm(bytes: Buffer, name = 'speech.wav', fields: Record<str
 export type Json = Record<string, any>;
 
 /** Queues a transcript without waiting for it: a one-part chunked upload (key with transcription). */
-export async function queueTranscript(srv: TestServer, bearer: string, bytes: Buffer): Promise<Json> {
+/**
+ * Queues a transcript through a one-part chunked upload, with voice activity detection and the temperature fallback
+ * off unless `options` say otherwise: the recordings here are speech padded with silence to make a job long, which
+ * VAD would skip, and a random-weight model fails every window's guards, so the fallback decodes each one six times.
+ */
+export async function queueTranscript(
+  srv: TestServer,
+  bearer: string,
+  bytes: Buffer,
+  options: Json = { vad: false, temperatureIncrement: 0 },
+): Promise<Json> {
   const api = srv.as({ bearer });
   const begun = await api('/api/v1/uploads/chunked', {
     method: 'POST',
@@ -56,6 +66,7 @@ export async function queueTranscript(srv: TestServer, bearer: string, bytes: Bu
       contentType: 'audio/wav',
       size: bytes.length,
       partSize: 64 << 20,
+      ...options,
     }),
   });
   expect(begun.status).toBe(201);

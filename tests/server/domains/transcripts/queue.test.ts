@@ -44,9 +44,10 @@ describe.skipIf(!engineBuilt)('transcription queue: cancel, delete, restart', ()
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(seen.some((p) => p > 0)).toBe(true);
-      expect(seen.every((p, i) => Number.isInteger(p) && p < 100 && (i === 0 || p >= seen[i - 1]))).toBe(
-        true,
-      );
+      expect(
+        seen.every((p, i) => Number.isInteger(p) && p < 100 && (i === 0 || p >= seen[i - 1])),
+        JSON.stringify(seen),
+      ).toBe(true);
 
       const pendingCancel = await api(`/api/v1/transcripts/${second.id}/cancel`, { method: 'POST' });
       expect(pendingCancel.status).toBe(200);
