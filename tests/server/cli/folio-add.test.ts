@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { ON_FILES } from '../../helpers/sync-pair.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -67,12 +68,13 @@ const comparable = (asset: Listed) =>
     Object.entries(asset).filter(([field]) => !/^(id|key|createdAt|updatedAt|tags)$|url/i.test(field)),
   );
 
+// The data folder's own backend (files), whatever backend the run's other test servers use: `--data-dir` names it.
 describe('folio add into a data folder', () => {
   it('adds nested files once each, skips held content and links out of the folder, like uploads', async () => {
     const dataDir = await temp('data');
     const folder = await temp('folder');
     const outside = await temp('outside');
-    const server = await startTestServer({ dataDir });
+    const server = await startTestServer({ ...ON_FILES, dataDir });
     const key = await server.createKey({ services: ['assets'] });
     const friendKey = await server.createKey({
       services: ['assets'],
@@ -111,7 +113,7 @@ describe('folio add into a data folder', () => {
     expect(ran.stdout).toMatch(/^Skipped 2 whose content the workspace already holds/m);
     expect(ran.stdout).toMatch(/Left alone: 2 symbolic links/);
 
-    const again = await startTestServer({ dataDir });
+    const again = await startTestServer({ ...ON_FILES, dataDir });
     cleanups.push(() => again.close());
     const assets = await listAll(again, key);
     const bySha = new Map(assets.map((asset) => [asset.sha256, asset]));
@@ -128,7 +130,7 @@ describe('folio add into a data folder', () => {
   it('after a kill -9 part-way, a second run adds the rest: every file exactly once', async () => {
     const dataDir = await temp('data');
     const folder = await temp('many');
-    const server = await startTestServer({ dataDir });
+    const server = await startTestServer({ ...ON_FILES, dataDir });
     const key = await server.createKey({ services: ['assets'] });
     await server.close();
     const count = 3000;
@@ -166,7 +168,7 @@ describe('folio add into a data folder', () => {
     expect(skipped).toBeGreaterThanOrEqual(addedBeforeKill);
     expect(added + skipped).toBe(count);
 
-    const again = await startTestServer({ dataDir });
+    const again = await startTestServer({ ...ON_FILES, dataDir });
     cleanups.push(() => again.close());
     const assets = await listAll(again, key);
     expect(assets).toHaveLength(count);
