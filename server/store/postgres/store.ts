@@ -39,8 +39,13 @@ export type PostgresStore = Store & {
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const log = options.log ?? consoleLogger;
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-  // An idle connection that breaks (a restarted server) must not take the process down; the pool replaces it.
-  pool.on('error', (error) => log.warn(`PostgreSQL connection lost: ${error.message}`));
+  // A connection that breaks (a restarted or dropped database) must not take the process down. The pool hears it
+  // only while the connection is idle; one held by a unit or a lock reports on its client, and its next statement
+  // fails instead. Each break is logged once, by the client's listener.
+  pool.on('connect', (client) =>
+    client.on('error', (error) => log.warn(`PostgreSQL connection lost: ${error.message}`)),
+  );
+  pool.on('error', () => {});
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [utf8TextPlugin],

@@ -122,6 +122,31 @@ describe('postgres backend: what PostgreSQL adds', () => {
     }
   });
 
+  it('a connection the database ends while a unit holds it fails that unit, not the process, and the store goes on', async () => {
+    const { store, url, close } = await hostedStore(2);
+    try {
+      await store.collection(notes, 'ws_cut').insert(noteRow('before'));
+      const unit = store.unitOfWork('ws_cut', async (tx) => {
+        await tx.collection(notes).insert(noteRow('in-unit'));
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
+        await admin.end();
+        await new Promise((r) => setTimeout(r, 200)); // the held client hears the FATAL while idle in its transaction
+        await tx.collection(notes).insert(noteRow('after-cut'));
+      });
+      await expect(unit).rejects.toThrow();
+      const c = store.collection(notes, 'ws_cut');
+      expect((await c.all()).map((r) => r.id).sort()).toEqual(['before']);
+      await c.insert(noteRow('later'));
+      expect(await c.count()).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
   it('indexes declared fields, unique fields and searched fields', async () => {
     const { store, url, close } = await hostedStore();
     const searched = defineCollection<{ id: string; name: string; createdAt: string }>({
