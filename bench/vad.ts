@@ -2,7 +2,7 @@
  * Voice activity detection, side by side in one run: a 10-minute recording that is 80 % silence (espeak-ng
  * sentences between stretches of silence and quiet noise) transcribed by the same engine with VAD (Silero VAD v5,
  * whisper-cli's thresholds) and without, alternating; and how well the speech VAD found matches where it was put.
- * Usage: npx tsx bench/vad.ts [--preset tiny.en|micro|base] [--runs N] [--minutes M] [--fallback]
+ * Usage: npx tsx bench/vad.ts [--preset tiny.en|micro|base] [--runs N] [--minutes M] [--fallback] [--timestamps]
  * A random-weight model fails whisper's log-probability check on every window, so with the temperature fallback on
  * (the default for transcripts) each window is decoded six times; the bench decodes once per window (greedy) in
  * both arms unless --fallback is given.
@@ -24,6 +24,10 @@ const preset = flag('--preset', 'tiny.en') as ModelPreset;
 const runs = Number(flag('--runs', '1'));
 const minutes = Number(flag('--minutes', '10'));
 const guards = args.includes('--fallback') ? {} : { temperatureInc: 0 };
+// A random-weight model's timestamps are random, so whisper.cpp would advance a few seconds per pass instead of the
+// 30 s a real model covers in continuous speech; without timestamp tokens every pass covers a whole window in both
+// arms (--timestamps keeps them).
+const noTimestamps = !args.includes('--timestamps');
 
 const SENTENCES = [
   'The committee will meet again on Thursday to review the budget for next year',
@@ -55,7 +59,7 @@ try {
   const audio = recording();
   const spoken = audio.speech.reduce((sum, [s, e]) => sum + e - s, 0);
   console.log(
-    `recording: ${(audio.seconds / 60).toFixed(1)} min, ${audio.speech.length} sentences, ${((100 * spoken) / audio.seconds).toFixed(0)} % speech; model: random ${preset}, ${args.includes('--fallback') ? 'temperature fallback on' : 'greedy, no fallback'}`,
+    `recording: ${(audio.seconds / 60).toFixed(1)} min, ${audio.speech.length} sentences, ${((100 * spoken) / audio.seconds).toFixed(0)} % speech; model: random ${preset}, ${args.includes('--fallback') ? 'temperature fallback on' : 'greedy, no fallback'}, ${noTimestamps ? 'whole windows (no timestamp tokens)' : 'timestamps'}`,
   );
   const engine = createWhisperEngine({ modelPath: model, threads: 2, tmpDir: join(dir, 'tmp') });
   await engine.ready();
@@ -66,7 +70,7 @@ try {
       const started = performance.now();
       const result = await engine.transcribePcm(
         audio.samples,
-        name === 'with VAD' ? { vad: {}, guards } : { guards },
+        name === 'with VAD' ? { vad: {}, guards, noTimestamps } : { guards, noTimestamps },
       );
       times[name].push(performance.now() - started);
       if (result.vad) last = result;

@@ -7,7 +7,7 @@
 //   {"cmd":"transcribe","id":"j1","pcm":"/tmp/x.f32","language":"en","prompt":"...","threads":2,
 //    "task":"transcribe"|"translate",
 //    "vad":{"threshold":0.5,"minSpeechMs":250,"minSilenceMs":100,"maxSpeechS":0,"speechPadMs":30,"overlapS":0.1},
-//    "guards":{"noSpeech":0.6,"entropy":2.4,"logprob":-1,"temperatureInc":0.2}}
+//    "guards":{"noSpeech":0.6,"entropy":2.4,"logprob":-1,"temperatureInc":0.2},"noTimestamps":false}
 //   (vad absent: no voice activity detection; a field left out takes whisper.cpp's CLI default; maxSpeechS 0: no limit)
 //   {"cmd":"cancel","id":"j1"}   {"cmd":"quit"}
 // stdout: one JSON object per line
@@ -279,6 +279,8 @@ void transcribe(whisper_context * ctx, const json & cmd, int default_threads) {
         return;
     }
     p.translate = translate;
+    const auto no_ts = cmd.find("noTimestamps");
+    p.no_timestamps = no_ts != cmd.end() && no_ts->is_boolean() && no_ts->get<bool>();
     const bool vad = cmd.contains("vad") && cmd["vad"].is_object();
     if (vad && !readable(g_vad_model)) {
         emit_error(job.id, "vad_missing", "the VAD model is missing (" + g_vad_model + "): rebuild with npm run build:whisper");

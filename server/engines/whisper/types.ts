@@ -67,6 +67,11 @@ export interface TranscribeOptions {
   /** Only the speech it finds is transcribed; off when not given. */
   vad?: VadOptions;
   guards?: GuardOptions;
+  /**
+   * Decode without timestamp tokens: every pass covers a whole 30 s window, and a segment is a window. For
+   * measurements with random-weight models, whose random timestamps would advance a few seconds per pass.
+   */
+  noTimestamps?: boolean;
   /** Integer 0..100, never decreasing; the last call is 100 when the job succeeds. */
   onProgress?(percent: number): void;
   onSegment?(segment: Segment): void;

@@ -111,9 +111,9 @@ export function createWhisperEngine(options: WhisperEngineOptions): WhisperEngin
     let segments: Segment[] = [];
     let normalize = createSegmentNormalizer(duration);
     const progress = createProgressReporter(opts.onProgress);
-    const { language, prompt, threads, task, vad, guards } = opts;
+    const { language, prompt, threads, task, vad, guards, noTimestamps } = opts;
     const done = await worker.run(
-      { pcmPath, language, prompt, threads, task, vad, guards },
+      { pcmPath, language, prompt, threads, task, vad, guards, noTimestamps },
       {
         signal: opts.signal,
         onProgress: progress,

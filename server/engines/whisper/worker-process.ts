@@ -22,6 +22,7 @@ export interface WorkerJob {
   task?: 'transcribe' | 'translate';
   vad?: VadOptions;
   guards?: GuardOptions;
+  noTimestamps?: boolean;
 }
 
 /** What a finished job reports beside its segments. */
@@ -288,6 +289,7 @@ export function createWorkerProcess(options: WorkerOptions) {
         task: job.task,
         vad: job.vad,
         guards: job.guards,
+        noTimestamps: job.noTimestamps || undefined,
       });
     });
   }
