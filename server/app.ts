@@ -74,7 +74,6 @@ export async function createServer(
   const trustedProxy = trustProxies(config.trustedProxies);
   const { secretBox, renderModules, host, holdSweeps, logFile: _file, ...storeSeams } = seams;
   const store = await openStore({ ...config, log, ...storeSeams });
-  await store.prepareIndexes?.(allCollections);
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
@@ -149,14 +148,21 @@ export async function createServer(
       port = (http.address() as AddressInfo).port;
       const url = `http://127.0.0.1:${port}`;
       await writeDiscovery(config.dataDir, discoveryFor(config.publicUrl ?? url, APP_VERSION));
-      // After listening: a sweep's cost grows with the library, and nothing it removes is served meanwhile
-      // (docs/storage.md "Sweeps").
+      // After listening, in slices that yield, as each grows with the library: the unique-key indexes (a write
+      // before they are ready builds its own at once), the find indexes (searches and tag filters read every row
+      // until then), and the sweeps, which use the first and never remove what is served (docs/storage.md "Sweeps").
+      const unique = (store.prepareIndexes?.(allCollections) ?? Promise.resolve()).catch((error) =>
+        log.error('Building the unique-key indexes failed', error),
+      );
+      void unique
+        .then(() => store.fillFindIndexes?.(allCollections))
+        .catch((error) => log.error('Building the find indexes failed', error));
       sweptAtStart ??= startSweeper({
         sweeps: sweepsOf(services, startedAt),
         everyMs: config.sweepMs,
         log,
         lifecycle,
-        after: holdSweeps,
+        after: Promise.all([unique, holdSweeps]).then(() => {}),
       });
       return { port, url };
     },

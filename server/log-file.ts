@@ -1,6 +1,5 @@
 // The desktop app's log file: `<data folder>/logs/folio.<n>.log`, a new one past 5 MB, the newest five kept (pino-roll).
 import { join } from 'node:path';
-import pinoRoll from 'pino-roll';
 
 export type LogFile = {
   write(line: string): void;
@@ -10,6 +9,7 @@ export type LogFile = {
 };
 
 export async function openLogFile(dataDir: string, { size = '5m', count = 4 } = {}): Promise<LogFile> {
+  const { default: pinoRoll } = await import('pino-roll'); // the desktop app's only: not loaded where no file is kept
   const stream = await pinoRoll({
     file: join(dataDir, 'logs', 'folio.log'),
     size,

@@ -45,8 +45,25 @@ export async function bundleModule(entry: string, outfile: string): Promise<void
   });
 }
 
+/**
+ * ESM bundles of `entries` (output name → source) in `outdir`, sharing chunks. What is imported only by an
+ * `await import()` stays in a chunk loaded then, with the packages it imports: a start does not load the PostgreSQL
+ * and S3 clients a desktop never opens, or the log file's roller a hosted node never writes.
+ */
+export async function bundleSplit(entries: Record<string, string>, outdir: string): Promise<void> {
+  await build({
+    ...common,
+    entryPoints: entries,
+    format: 'esm',
+    splitting: true,
+    outdir,
+    chunkNames: '[name]-[hash]', // beside the entries: each module's URL is written relative to outdir
+    plugins: [sourceUrls(outdir)],
+  });
+}
+
 export async function bundleShell(root: string): Promise<void> {
-  await bundleModule(`${root}electron/main.ts`, `${root}dist/electron/main.js`);
+  await bundleSplit({ main: `${root}electron/main.ts` }, `${root}dist/electron`);
   await build({
     ...common,
     entryPoints: [`${root}electron/preload.ts`],

@@ -12,7 +12,7 @@ export type SweeperOptions = {
   everyMs: number;
   log: Logger;
   lifecycle: Lifecycle;
-  /** The first run waits for it (tests only). */
+  /** The first run waits for it (the store's indexes; a test's hold). */
   after?: Promise<void>;
 };
 

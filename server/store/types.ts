@@ -205,9 +205,15 @@ export interface Store {
   takeToken?(id: string, perMinute: number, burst: number): Promise<number>;
   /**
    * Builds what a backend keeps in memory to answer `lookup` and unique checks for `specs` a slice at a time, so
-   * that their first use later does not hold the event loop over every row (file backend). Call before serving.
+   * that their first use later does not hold the event loop over every row (file backend). Called once serving
+   * has begun; a use before it resolves builds what it needs at once.
    */
   prepareIndexes?(specs: CollectionSpec<Row>[]): Promise<void>;
+  /**
+   * Builds the indexes that narrow searches and tag filters for `specs`' loaded collections, a slice at a time
+   * (file backend). Call once serving has begun: until they are built those queries read every row.
+   */
+  fillFindIndexes?(specs: CollectionSpec<Row>[]): Promise<void>;
   /** The data's schema version, which migrations (store/migrations/) move forward. */
   schemaVersion(): Promise<number>;
   setSchemaVersion(version: number): Promise<void>;

@@ -68,6 +68,8 @@ export type FileCollection<T extends Row> = Collection<T> & {
   inUnit(unit: { hold(write: HeldWrite): void }): Collection<T>;
   close(): Promise<void>;
   rows(): IterableIterator<T>;
+  /** Builds the find index (tags, searched text) in slices that yield; once, however often asked. */
+  fillFindIndex(): Promise<void>;
 };
 
 export function createFileCollection<T extends Row>(
@@ -89,13 +91,19 @@ export function createFileCollection<T extends Row>(
     }
     return index;
   };
-  /** Tags and searched text to the rows holding them; filled after load, then kept by `apply`. */
+  /**
+   * Tags and searched text to the rows holding them, then kept by `apply`. Filled when the server begins to serve
+   * (store.fillFindIndexes) or at the first query it would narrow, not while the rows load: at 100,000 rows it is
+   * seconds of work that would stand between a start and its first answer.
+   */
   const findIndex: FindIndex<T> | undefined = hasFindFields(spec) ? createFindIndex(spec) : undefined;
-  void findIndex?.fill(rows);
+  let filling: Promise<void> | undefined;
+  const fillFindIndex = () => (filling ??= findIndex?.fill(rows, () => closed) ?? Promise.resolve());
   const indexes: Indexes<T> = {
     ordered: orderedBy,
     candidates(query) {
       if (!findIndex || !canNarrow(spec, query)) return undefined;
+      void fillFindIndex();
       // Sorting k candidates costs about what reading rows in order until a page's 51 matches (51 · n / k rows)
       // does when k² ≈ 51 · n: past that, the rows are read in order, each first looked up among the ids.
       const limit = Math.max(1000, Math.round(Math.sqrt(64 * rows.size)));
@@ -347,6 +355,7 @@ export function createFileCollection<T extends Row>(
     ...writes(direct),
     inUnit: (unit) => ({ ...reads, ...writes(heldBy(unit)) }),
     rows: () => rows.values(),
+    fillFindIndex,
     async close() {
       closed = true;
       await compaction;

@@ -1,9 +1,9 @@
 // What narrows a list query before any row is read: the ids holding each value of a `text[]` field (tags), and
 // the ids whose searched fields contain each trigram of their lower-cased text. A rare search or tag then reads
 // its few candidate rows instead of every row (bench/README.md "Scale"). Candidates are a superset: the query
-// still tests each one in full, so the index can only make a page faster, never different. Filled after load in
-// slices that yield (until then queries read rows as before), and kept current by every change to memory
-// (collection.ts `apply`).
+// still tests each one in full, so the index can only make a page faster, never different. Filled once the server
+// serves, or at a collection's first narrowing query, in slices that yield (until then queries read rows as before),
+// and kept current by every change to memory (collection.ts `apply`).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CollectionSpec, Condition, ListQuery, Row } from '../types.js';
 
@@ -17,8 +17,8 @@ const END = '\u0003';
 
 export type FindIndex<T extends Row> = {
   replace(previous: T | undefined, next: T | undefined): void;
-  /** Indexes every row of `rows` a slice at a time; queries use the index once it resolves. */
-  fill(rows: Map<string, T>): Promise<void>;
+  /** Indexes every row of `rows` a slice at a time, until `stopped`; queries use the index once it resolves. */
+  fill(rows: Map<string, T>, stopped?: () => boolean): Promise<void>;
   /**
    * The ids that can match `query` where an index narrows it, as a set when there are at most `limit`, else as a
    * test; undefined where none does, or where even the test would cost more than reading rows (a union past
@@ -135,8 +135,8 @@ export function canNarrow<T extends Row>(
 export const hasFindFields = <T extends Row>(spec: CollectionSpec<T>) =>
   Boolean(spec.search?.length) || Object.values(spec.fields).includes('text[]');
 
-/** Rows indexed between two turns of the event loop while filling (well under 50 ms). */
-const FILL_SLICE = 2000;
+/** Rows indexed between two turns of the event loop while filling (about 15 ms on a slow core). */
+const FILL_SLICE = 500;
 
 export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindIndex<T> {
   let filled = false;
@@ -210,12 +210,13 @@ export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindInd
       change(previous, 'delete');
       change(next, 'add');
     },
-    async fill(rows) {
+    async fill(rows, stopped = () => false) {
       // By id, each read when its slice comes: a row written meanwhile is indexed as it now is (adding is
       // idempotent), and one removed meanwhile is skipped.
       const ids = [...rows.keys()];
       for (let at = 0; at < ids.length; at += FILL_SLICE) {
         if (at > 0) await nextTurn();
+        if (stopped()) return;
         for (const id of ids.slice(at, at + FILL_SLICE)) change(rows.get(id), 'add');
       }
       filled = true;

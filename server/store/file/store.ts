@@ -24,7 +24,8 @@ import {
 import { lockDataDir } from './data-dir-lock.js';
 import { writeChunksDurably, writeFileDurably } from './durable-file.js';
 import type { FaultInjector } from './faults.js';
-import { createUniqueRegistry, type UniqueRegistry } from './unique-indexes.js';
+import { hasFindFields } from './find-index.js';
+import { createUniqueRegistry, type UniqueIndexes, type UniqueRegistry } from './unique-indexes.js';
 import { createFileUnits, readUnits, UNITS_JOURNAL } from './unit-of-work.js';
 
 export const INSTANCE = 'instance';
@@ -80,6 +81,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     retired: [] as number[],
   });
   const opened = new Map<string, Opened>();
+  let closed = false;
   const registries = new Map<string, UniqueRegistry<Row>>();
   /** Each workspace's change feed. */
   const feeds = new Map<string, ChangeFeed>();
@@ -215,7 +217,17 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     const id = `${scope}/${spec.name}`;
     let collection = opened.get(id);
     if (!collection) {
-      const registry = registryOf(spec);
+      // The registry is built at the first write or check, not at open: a read never waits for every row's keys.
+      const unique: UniqueIndexes<Row> = {
+        check: (next, current) =>
+          registryOf(spec as CollectionSpec<Row>)
+            .forScope(scope)
+            .check(next, current),
+        replace: (previous, next) =>
+          registryOf(spec as CollectionSpec<Row>)
+            .forScope(scope)
+            .replace(previous, next),
+      };
       let start = loaded.get(id);
       if (!start) {
         start = empty();
@@ -225,7 +237,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
         spec as CollectionSpec<Row>,
         filesOf(spec.name, scope),
         start.data,
-        registry.forScope(scope) as ReturnType<UniqueRegistry<Row>['forScope']>,
+        unique,
         {
           fsync,
           compactAtBytes,
@@ -313,9 +325,17 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
         let done = 0;
         for (const row of rowsOfEvery(spec.name, registry)) {
           row();
-          if (++done % 5_000 === 0) await nextTurn();
+          if (++done % 1_000 === 0) await nextTurn();
         }
         if (!registries.has(spec.name)) registries.set(spec.name, registry);
+      }
+    },
+    async fillFindIndexes(specs) {
+      for (const spec of specs) {
+        if (!hasFindFields(spec)) continue;
+        for (const id of [...loaded.keys()])
+          if (id.endsWith(`/${spec.name}`) && !closed)
+            await open(spec, id.slice(0, -spec.name.length - 1)).fillFindIndex();
       }
     },
     async schemaVersion() {
@@ -326,6 +346,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       await writeFileDurably(metaPath, JSON.stringify({ schemaVersion: version }), fsync);
     },
     async close() {
+      closed = true;
       for (const collection of opened.values()) await collection.close();
       await units.close();
       await release();
