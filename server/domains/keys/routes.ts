@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../deps.js';
 import { SERVICE_NAMES } from '../../http/viewer.js';
 import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams, ServiceList, UpdateKeyBody } from './schema.js';
 
