@@ -22,7 +22,7 @@ await mkdir(peerRoot, { recursive: true });
 
 const srv = await startTestServer({ limits: { uploadBytes: 2 << 30 } as never });
 const { workspaceId } = await srv.createKeyDetails({ services: ['assets'] });
-const uploads = srv.services.uploads;
+const uploads = srv.deps.uploads;
 
 /** A WAV of `bytes` total (header + noise) so the same file is valid for /f and /audio. */
 async function wavFile(name: string, bytes: number): Promise<string> {

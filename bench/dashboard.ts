@@ -32,7 +32,7 @@ async function signedInPage(): Promise<Page> {
   const page = await chromium.browser.newPage();
   await page.setViewport({ width: 1280, height: 800 });
   await page.goto(
-    await srv.services.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, { announce: false }),
+    await srv.deps.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, { announce: false }),
   );
   await page.waitForSelector('nav[aria-label="Folio"]');
   return page;
@@ -79,7 +79,7 @@ const seedStart = performance.now();
 for (let i = 0; i < count; i++) {
   const path = join(work, `in-${i}.png`);
   await copyFile(source, path);
-  await srv.services.uploads.createFromFile(workspaceId, {
+  await srv.deps.uploads.createFromFile(workspaceId, {
     path,
     filename: `tile-${String(i).padStart(5, '0')}.png`,
     contentType: 'image/png',

@@ -30,7 +30,7 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
   const { config } = server;
   const { url } = await server.listen();
   server.log.info(`Folio listening on ${url}`);
-  const signInUrl = await server.services.identity.mintSignInLink(config.ownerEmail, url, {
+  const signInUrl = await server.deps.identity.mintSignInLink(config.ownerEmail, url, {
     announce: false,
   });
   return {
@@ -40,10 +40,9 @@ export async function startServerHost({ userData, appPath, whisperWorker, secret
     dataDir: config.dataDir,
     ownerEmail: config.ownerEmail,
     /** The log file being written now (Settings reveals it). */
-    logFile: () => server.services.host.logFile?.() ?? join(config.dataDir, 'logs'),
+    logFile: () => server.deps.host.logFile?.() ?? join(config.dataDir, 'logs'),
     /** A fresh one-time link (the tray's "Open Folio" after the window was closed). */
-    mintSignInLink: () =>
-      server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false }),
+    mintSignInLink: () => server.deps.identity.mintSignInLink(config.ownerEmail, url, { announce: false }),
     close: () => server.close(),
   };
 }

@@ -53,7 +53,7 @@ server.http.on('request', (req: IncomingMessage, res: ServerResponse) => {
 });
 
 const { url } = await server.listen();
-const link = await server.services.identity.mintSignInLink(config.ownerEmail, url, { announce: false });
+const link = await server.deps.identity.mintSignInLink(config.ownerEmail, url, { announce: false });
 console.log(`Folio listening on ${url} (dashboard from renderer/ with hot reload)`);
 console.log(`Owner sign-in: ${link}`);
 const stop = async () => {

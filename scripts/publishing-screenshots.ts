@@ -13,7 +13,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'folio-shots-'));
 const server = await createServer({ port: 0, dataDir, fsync: false }, () => {});
 const { url } = await server.listen();
 
-const signIn = await server.services.identity.mintSignInLink(server.config.ownerEmail, url);
+const signIn = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url);
 const cookie = (await fetch(signIn, { redirect: 'manual' })).headers.getSetCookie()[0].split(';')[0];
 const call = async (path: string, body?: unknown) => {
   const res = await fetch(`${url}${path}`, {

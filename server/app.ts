@@ -1,11 +1,12 @@
-// createServer(config): builds the store and every service once, mounts every capability's routes,
+// createServer(config): builds the store and the deps once (build-deps.ts), mounts every capability's routes,
 // and returns a server that is not yet listening. createDesktopServer: the same, as the desktop shell runs it.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { buildServices, resolversOf, startServices } from './build-services.js';
+import { buildDeps, resolversOf, startDeps } from './build-deps.js';
 import { allCollections } from './cli/collections.js';
 import { type Config, type ConfigInput, parseConfig } from './config.js';
+import type { Deps, HostHooks, Lifecycle } from './deps.js';
 import { settingsFile } from './domains/settings/settings-store.js';
 import type { SecretBox } from './domains/sync/desktop/key-vault.js';
 import { trustProxies } from './http/client-address.js';
@@ -21,7 +22,6 @@ import { runSweeps, startSweeper } from './jobs/sweeper.js';
 import { repairsBeforeServing, sweepsOf } from './jobs/sweeps.js';
 import { createLogger, type Logger, requestLog } from './log.js';
 import { openLogFile } from './log-file.js';
-import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { FaultInjector } from './store/file/faults.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -33,7 +33,7 @@ import { APP_VERSION } from './version.js';
 export type FolioServer = {
   app: Koa;
   http: Server;
-  services: Services;
+  deps: Deps;
   config: Config;
   log: Logger;
   /** Listens; the start-up sweeps then run in the background. */
@@ -77,14 +77,14 @@ export async function createServer(
   const stops: Array<() => Promise<void> | void> = [];
   let closing = false;
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => closing };
-  const services = buildServices(config, store, lifecycle, log, {
+  const deps = buildDeps(config, store, lifecycle, log, {
     secretBox,
     renderModules,
     host: logFile ? { ...host, logFile: logFile.current } : host,
   });
-  await services.identity.bootstrapOwner();
-  await runSweeps(repairsBeforeServing(services), true, log);
-  await startServices(services);
+  await deps.identity.bootstrapOwner();
+  await runSweeps(repairsBeforeServing(deps), true, log);
+  await startDeps(deps);
   let sweptAtStart: Promise<void> | undefined;
 
   let port = config.port;
@@ -93,19 +93,19 @@ export async function createServer(
     extraHosts: config.allowedHosts,
     publicOrigin: config.publicUrl && new URL(config.publicUrl).origin,
   };
-  const resolvers = resolversOf(services);
+  const resolvers = resolversOf(deps);
   const origins = () => ownOrigins(hostPolicy);
   const router = mountRoutes(
     namedRoutes().map((r) => r.route),
     {
       resolvers,
-      workspaces: services.workspaces,
+      workspaces: deps.workspaces,
       ownOrigins: origins,
       limiter: rateLimiterFor(config, store),
       jsonLimit: config.limits.jsonBytes,
       publicUrl: config.publicUrl,
       trustedProxy,
-      services,
+      routeDeps: deps,
     },
   );
 
@@ -127,17 +127,17 @@ export async function createServer(
   const sockets = capabilities.flatMap((c) => c.sockets ?? []);
   const wss = mountSockets(http, sockets, {
     resolvers,
-    workspaces: services.workspaces,
+    workspaces: deps.workspaces,
     hostPolicy,
     ownOrigins: origins,
-    services,
+    routeDeps: deps,
     log,
   });
 
   const server: FolioServer = {
     app,
     http,
-    services,
+    deps,
     config,
     log,
     async listen() {
@@ -158,7 +158,7 @@ export async function createServer(
         .then(() => store.fillFindIndexes?.(allCollections))
         .catch((error) => log.error('Building the find indexes failed', error));
       sweptAtStart ??= startSweeper({
-        sweeps: sweepsOf(services, startedAt),
+        sweeps: sweepsOf(deps, startedAt),
         everyMs: config.sweepMs,
         log,
         lifecycle,

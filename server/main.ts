@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const server = await createServer(config);
   const { url } = await server.listen();
   // A hosted instance's links point at its public address (the proxy), not at this node.
-  const ownerLink = await server.services.identity.mintSignInLink(
+  const ownerLink = await server.deps.identity.mintSignInLink(
     config.ownerEmail,
     server.config.publicUrl ?? url,
     {
@@ -35,16 +35,16 @@ async function main(): Promise<void> {
   console.log(`Folio listening on ${url}`);
   console.log(`Owner sign-in: ${ownerLink}`);
   console.log(`Data: ${config.dataDir}`);
-  console.log(`Storage: ${server.services.store.backend}, node ${server.config.nodeId}`);
-  void server.services.engine.ffmpeg().then(
+  console.log(`Storage: ${server.deps.store.backend}, node ${server.config.nodeId}`);
+  void server.deps.engine.ffmpeg().then(
     (ffmpeg) => console.log(`Audio decoder: ${describeFfmpeg(ffmpeg)}`),
     (error: Error) =>
       console.log(`Audio decoder: none usable, ${error.message.replace(/^could not decode audio: /, '')}`),
   );
   // With a model set up, the worker loads it now (in the background) so this line can name the device it runs on
-  void server.services.engine.engine().then(
+  void server.deps.engine.engine().then(
     () => {
-      const device = server.services.engine.device();
+      const device = server.deps.engine.device();
       if (device)
         console.log(
           `Whisper device: ${device.label}${device.fallback ? ` (GPU not used: ${device.fallback})` : ''}`,

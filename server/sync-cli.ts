@@ -5,9 +5,9 @@
 
 import { type CommandLine, failUsage, type ReadCommandLine, readCommandLine } from './cli/command-line.js';
 import { defaultDataDir, parseConfig } from './config.js';
+import type { Lifecycle } from './deps.js';
 import type { RunSummary } from './domains/sync/collections.js';
 import type { Progress } from './domains/sync/desktop/progress.js';
-import type { Lifecycle } from './services.js';
 
 const syncFlags = {
   workspace: {
@@ -38,7 +38,7 @@ const syncCommand: CommandLine<typeof syncFlags> = {
 
 async function main(workspaceName: string, { values }: ReadCommandLine<typeof syncFlags>): Promise<number> {
   // Loaded only now, so --help and a wrong command line are answered without loading every service
-  const { buildServices } = await import('./build-services.js');
+  const { buildDeps } = await import('./build-deps.js');
   const { workspacesCollection } = await import('./domains/workspaces/collections.js');
   const { openStore } = await import('./store/open-store.js');
   const config = parseConfig({
@@ -58,9 +58,9 @@ async function main(workspaceName: string, { values }: ReadCommandLine<typeof sy
   const stops: Array<() => Promise<void> | void> = [];
   const lifecycle: Lifecycle = { onClose: (stop) => void stops.push(stop), closing: () => false };
   try {
-    const services = buildServices(config, store, lifecycle, log);
+    const deps = buildDeps(config, store, lifecycle, log);
     const workspace = await findWorkspace(await store.instance(workspacesCollection).all(), workspaceName);
-    const sync = services.sync.desktop;
+    const sync = deps.sync.desktop;
     if (values.remote || values.key)
       await sync.saveSettings(workspace.id, {
         ...(values.remote && { remoteUrl: values.remote }),

@@ -1,7 +1,8 @@
 // Folio from any checkout, for benches that compare two versions in one run:
 // `node --import tsx bench/lib/checkout-child.ts <checkoutRoot> <dataDir> <fsync 0|1>`.
-// Loads <checkoutRoot>/server/app.ts (createServer(config, log) has the same shape in every version so far), with
-// rate limits out of the way, and prints one JSON line: { url, signIn } (a fresh owner sign-in link).
+// Loads <checkoutRoot>/server/app.ts (createServer(config, log) has the same shape in every version so far; what it
+// built is `deps`, named `services` in older versions), with rate limits out of the way, and prints one JSON line:
+// { url, signIn } (a fresh owner sign-in link).
 // Over the IPC channel it answers { idle: ms } with the event loop's utilisation and delay over that long idle,
 // and { profile: 'start' } / { profile: 'stop', path } by starting / writing a V8 CPU profile of this thread.
 
@@ -12,12 +13,14 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 const [root, dataDir, fsyncArg] = process.argv.slice(2);
+type Built = { identity: { mintSignInLink(email: string, url: string, o?: object): Promise<string> } };
 const { createServer } = (await import(pathToFileURL(join(resolve(root), 'server', 'app.ts')).href)) as {
   createServer: (
     config: Record<string, unknown>,
     log: (line: string) => void,
   ) => Promise<{
-    services: { identity: { mintSignInLink(email: string, url: string, o?: object): Promise<string> } };
+    deps?: Built;
+    services?: Built;
     listen(): Promise<{ url: string }>;
     close(): Promise<void>;
   }>;
@@ -29,7 +32,8 @@ const server = await createServer(
   () => {},
 );
 const { url } = await server.listen();
-const signIn = await server.services.identity.mintSignInLink('owner@localhost', url, { announce: false });
+const { identity } = (server.deps ?? server.services) as Built;
+const signIn = await identity.mintSignInLink('owner@localhost', url, { announce: false });
 console.log(JSON.stringify({ url, signIn }));
 
 let inspector: Session | undefined; // connected only for a profile

@@ -29,7 +29,7 @@ const config = { port: 0, dataDir, fsync, limits, quiet: true };
 const quiet = () => {};
 
 async function signInOwner(server: Awaited<ReturnType<typeof createServer>>, url: string): Promise<string> {
-  const link = await server.services.identity.mintSignInLink(server.config.ownerEmail, url);
+  const link = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url);
   const res = await fetch(link, { redirect: 'manual' });
   return res.headers.getSetCookie()[0].split(';')[0];
 }
@@ -40,7 +40,7 @@ const cookie = await signInOwner(server, url);
 const me = (await (await fetch(`${url}/api/v1/me`, { headers: { cookie } })).json()) as {
   workspace: { id: string };
 };
-const keys = server.services.store.instance(apiKeys);
+const keys = server.deps.store.instance(apiKeys);
 const keyIds: string[] = [];
 const at = new Date().toISOString();
 for (let start = 0; start < seed; start += 1000) {
@@ -62,7 +62,7 @@ for (let start = 0; start < seed; start += 1000) {
   });
   await Promise.all(batch);
 }
-const assets = server.services.store.collection(assetsCollection, me.workspace.id);
+const assets = server.deps.store.collection(assetsCollection, me.workspace.id);
 for (let start = 0; start < seedAssets; start += 1000) {
   const batch = Array.from({ length: Math.min(1000, seedAssets - start) }, (_, j) => {
     const n = start + j;

@@ -13,7 +13,7 @@ const limits = {
 };
 const server = await createServer({ port: 0, dataDir, fsync: false, limits, quiet: true }, () => {});
 const { url } = await server.listen();
-const link = await server.services.identity.mintSignInLink(server.config.ownerEmail, url);
+const link = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url);
 const cookie = (await fetch(link, { redirect: 'manual' })).headers.getSetCookie()[0].split(';')[0];
 const created = await fetch(`${url}/api/v1/api-keys`, {
   method: 'POST',

@@ -16,7 +16,7 @@ delay.enable();
 
 let key: string | undefined;
 if (setup === 'setup') {
-  const link = await server.services.identity.mintSignInLink(server.config.ownerEmail, url, {
+  const link = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url, {
     announce: false,
   });
   const cookies = (await fetch(link, { redirect: 'manual' })).headers.getSetCookie();

@@ -18,7 +18,7 @@ const { assetsCollection, searchTextOf } = (await import(
 const limits = { rateLimitPerMinute: 1e9, rateLimitBurst: 1e9 };
 const server = await createServer({ port: 0, dataDir, fsync: false, limits }, () => {});
 const { url } = await server.listen();
-const link = await server.services.identity.mintSignInLink(server.config.ownerEmail, url, {
+const link = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url, {
   announce: false,
 });
 const cookie = (await fetch(link, { redirect: 'manual' })).headers.getSetCookie()[0].split(';')[0];
@@ -33,7 +33,7 @@ const made = await fetch(`${url}/api/v1/api-keys`, {
 const { secret } = (await made.json()) as { secret: string };
 
 const workspaceId = me.workspace.id;
-const assets = server.services.store.collection(assetsCollection, workspaceId);
+const assets = server.deps.store.collection(assetsCollection, workspaceId);
 const filesDir = join(dataDir, 'workspaces', workspaceId, 'files');
 await mkdir(filesDir, { recursive: true });
 for (let start = 0; start < count; start += 1000) {

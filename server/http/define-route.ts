@@ -5,11 +5,13 @@
 // Types follow the declaration: `viewer` and `workspace` are typed from `auth`, the handler's result is checked
 // against `response`, and only a route declared with `defineRawRoute` sees Koa's ctx (it reads the raw request or
 // writes the response itself), so the compiler shows which routes can also be called as MCP tools.
+//
+// A handler's second argument is what the app built for it (`D`). The transport never names it: the root binds
+// `routeDefiners` to its own type (server/deps.ts: RouteDeps), and routes are declared with what that returns.
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { JsonText } from './json-text.js';
 import type { Reply } from './reply.js';
-import type { RouteServices } from './route-services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -80,62 +82,59 @@ type RouteFields<A, P, Q, B, R> = {
   hidden?: boolean;
 };
 
-export type RouteDefinition<
-  A = Auth,
-  P = undefined,
-  Q = undefined,
-  B = undefined,
-  R = undefined,
-> = RouteFields<A, P, Q, B, R> & {
+export type RouteDefinition<A, P, Q, B, R, D> = RouteFields<A, P, Q, B, R> & {
   raw?: false;
-  handler: (input: RouteInput<A, P, Q, B>, services: RouteServices) => MaybePromise<RouteResult<R>>;
+  handler: (input: RouteInput<A, P, Q, B>, deps: D) => MaybePromise<RouteResult<R>>;
 };
 
-export type RawRouteDefinition<A = Auth, P = undefined, Q = undefined, R = undefined> = RouteFields<
-  A,
-  P,
-  Q,
-  undefined,
-  R
-> & {
+export type RawRouteDefinition<A, P, Q, R, D> = RouteFields<A, P, Q, undefined, R> & {
   /** The handler reads `ctx.req` itself (multipart, raw bytes, cookies) or writes `ctx.res`. */
   raw: true;
   /** Documents a raw request body in the reference, e.g. `multipart/form-data`. */
   requestContentType?: string;
   handler: (
     input: RouteInput<A, P, Q, undefined> & { ctx: Context },
-    services: RouteServices,
+    deps: D,
   ) => MaybePromise<RouteResult<R>>;
 };
 
-/** A route as the route table holds it: every route has different schemas, each checked where it is defined. */
-type Erased<R> = Omit<R, 'handler'> & {
+/**
+ * A route as the route table holds it: every route has different schemas, each checked where it is defined, and
+ * takes the `D` its definer was bound to (any, where only the route's fields are read).
+ */
+type Erased<R, D> = Omit<R, 'handler'> & {
   // biome-ignore lint/suspicious/noExplicitAny: the input was typed at the definition; invoke-route builds it
-  handler: (input: any, services: RouteServices) => unknown;
+  handler: (input: any, deps: D) => unknown;
 };
 type AnySchema = Schema | undefined;
-export type AnyRoute =
-  | Erased<RouteDefinition<Auth, AnySchema, AnySchema, AnySchema, AnySchema>>
-  | Erased<RawRouteDefinition<Auth, AnySchema, AnySchema, AnySchema>>;
-export type ToolRoute = Extract<AnyRoute, { raw?: false }> & { tool: string };
+// biome-ignore lint/suspicious/noExplicitAny: a list that only reads the routes' fields takes any deps
+export type AnyRoute<D = any> =
+  | Erased<RouteDefinition<Auth, AnySchema, AnySchema, AnySchema, AnySchema, D>, D>
+  | Erased<RawRouteDefinition<Auth, AnySchema, AnySchema, AnySchema, D>, D>;
+// biome-ignore lint/suspicious/noExplicitAny: as AnyRoute
+export type ToolRoute<D = any> = Extract<AnyRoute<D>, { raw?: false }> & { tool: string };
 
-export function defineRoute<
-  const A extends Auth,
-  P extends Schema | undefined = undefined,
-  Q extends Schema | undefined = undefined,
-  B extends Schema | undefined = undefined,
-  R extends Schema | undefined = undefined,
->(route: RouteDefinition<A, P, Q, B, R>): RouteDefinition<A, P, Q, B, R> {
-  return route;
-}
-
-export function defineRawRoute<
-  const A extends Auth,
-  P extends Schema | undefined = undefined,
-  Q extends Schema | undefined = undefined,
-  R extends Schema | undefined = undefined,
->(route: Omit<RawRouteDefinition<A, P, Q, R>, 'raw'>): RawRouteDefinition<A, P, Q, R> {
-  return { ...route, raw: true };
+/** `defineRoute` and `defineRawRoute` for handlers that get `D` as their second argument. */
+export function routeDefiners<D>() {
+  return {
+    defineRoute: <
+      const A extends Auth,
+      P extends Schema | undefined = undefined,
+      Q extends Schema | undefined = undefined,
+      B extends Schema | undefined = undefined,
+      R extends Schema | undefined = undefined,
+    >(
+      route: RouteDefinition<A, P, Q, B, R, D>,
+    ): RouteDefinition<A, P, Q, B, R, D> => route,
+    defineRawRoute: <
+      const A extends Auth,
+      P extends Schema | undefined = undefined,
+      Q extends Schema | undefined = undefined,
+      R extends Schema | undefined = undefined,
+    >(
+      route: Omit<RawRouteDefinition<A, P, Q, R, D>, 'raw'>,
+    ): RawRouteDefinition<A, P, Q, R, D> => ({ ...route, raw: true }),
+  };
 }
 
 export const credentialsOf = (route: Pick<AnyRoute, 'auth'>): Credential[] =>

@@ -5,12 +5,12 @@ import type { Context } from 'koa';
 import { type CredentialResolvers, identify, type Presented } from './authenticate.js';
 import { type Authorized, authorize, type WorkspaceDirectory } from './authorize.js';
 import type { AnyRoute } from './define-route.js';
-import type { RouteServices } from './route-services.js';
 
-export type InvokeDeps = {
+/** What a call needs: who is calling, their workspaces, and `routeDeps`, handed to the handler as it is. */
+export type InvokeDeps<D = unknown> = {
   resolvers: CredentialResolvers;
   workspaces: WorkspaceDirectory;
-  services: RouteServices;
+  routeDeps: D;
 };
 
 export type RouteCall = {
@@ -30,7 +30,11 @@ export type RouteCall = {
   ctx?: Context;
 };
 
-export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: InvokeDeps): Promise<unknown> {
+export async function invokeRoute<D>(
+  route: AnyRoute<D>,
+  call: RouteCall,
+  deps: InvokeDeps<D>,
+): Promise<unknown> {
   const identified = await identify(call.credentials, deps.resolvers);
   const authorized = await authorize(
     { route, identified, params: call.params, requestedWorkspace: call.requestedWorkspace },
@@ -43,10 +47,10 @@ export async function invokeRoute(route: AnyRoute, call: RouteCall, deps: Invoke
   const { viewer, workspace } = authorized;
   const { origin, idempotencyKey } = call;
   if (!route.raw)
-    return route.handler({ viewer, workspace, params, query, body, origin, idempotencyKey }, deps.services);
+    return route.handler({ viewer, workspace, params, query, body, origin, idempotencyKey }, deps.routeDeps);
   if (!call.ctx) throw new Error(`${route.method} ${route.path} reads the raw request: call it over HTTP`);
   return route.handler(
     { viewer, workspace, params, query, body, origin, idempotencyKey, ctx: call.ctx },
-    deps.services,
+    deps.routeDeps,
   );
 }

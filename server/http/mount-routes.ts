@@ -16,7 +16,7 @@ import type { RateLimiter } from './rate-limit.js';
 import { readJsonBody } from './read-json.js';
 import { isReply, type Reply } from './reply.js';
 
-export type MountDeps = InvokeDeps & {
+export type MountDeps<D = unknown> = InvokeDeps<D> & {
   ownOrigins: () => string[];
   limiter: RateLimiter;
   jsonLimit: number;
@@ -30,7 +30,7 @@ export type MountDeps = InvokeDeps & {
  * `c` ...), each group in a router of its own, so a request is matched against its group's few routes rather than
  * every route's pattern in turn. A path known with another method answers 405.
  */
-export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Middleware {
+export function mountRoutes<D>(routes: AnyRoute<D>[], deps: MountDeps<D>): Middleware {
   const chains = new Map(routes.map((route) => [route, routeChain(route, deps)]));
   const groups = new Map<string, Router>();
   for (const [route, chain] of chains) {
@@ -64,7 +64,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Middleware {
  * router would have run the same chain; anything else (a trailing slash, another method's 405, OPTIONS) still
  * goes through the router.
  */
-function exactRoutes(chains: Map<AnyRoute, Middleware>, groups: Map<string, Router>) {
+function exactRoutes<D>(chains: Map<AnyRoute<D>, Middleware>, groups: Map<string, Router>) {
   const exact = new Map<string, { path: string; chain: Middleware }>();
   for (const [route, chain] of chains) {
     if (/[:*{(]/.test(route.path)) continue;
@@ -107,7 +107,7 @@ function groupOfRoute(path: string): string {
   return group.join('/');
 }
 
-function routeChain(route: AnyRoute, deps: MountDeps): Middleware {
+function routeChain<D>(route: AnyRoute<D>, deps: MountDeps<D>): Middleware {
   return async function routeChain(ctx: Context) {
     if (route.cors) ctx.set(route.cors); // before anything can fail, so a browser can read error bodies too
     const bearer = bearerOf(ctx.get('authorization') || undefined);

@@ -13,7 +13,6 @@ import { toResponse } from './error-boundary.js';
 import { HttpError } from './errors.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { addressedOrigins } from './origin-check.js';
-import type { RouteServices } from './route-services.js';
 import type { Credential, ServiceName, Viewer, WorkspaceRef } from './viewer.js';
 
 export type SocketInput = {
@@ -23,27 +22,37 @@ export type SocketInput = {
   query: URLSearchParams;
 };
 
-export type SocketDefinition = {
+/** A WebSocket route whose handler gets `D` (server/deps.ts binds `socketDefiner` to RouteDeps). */
+// biome-ignore lint/suspicious/noExplicitAny: a list that only reads the sockets' fields takes any deps
+export type SocketDefinition<D = any> = {
   path: string;
   auth: Credential | Credential[];
   service?: ServiceName;
   grantPurpose?: string;
   summary: string;
-  handler: (ws: WebSocket, input: SocketInput, services: RouteServices) => void;
+  handler: (ws: WebSocket, input: SocketInput, deps: D) => void;
 };
 
-export const defineSocket = (socket: SocketDefinition) => socket;
+/** `defineSocket` for handlers that get `D` as their third argument. */
+export const socketDefiner =
+  <D>() =>
+  (socket: SocketDefinition<D>) =>
+    socket;
 
-export type SocketDeps = {
+export type SocketDeps<D = unknown> = {
   resolvers: CredentialResolvers;
   workspaces: WorkspaceDirectory;
   hostPolicy: HostPolicy;
   ownOrigins: () => string[];
-  services: RouteServices;
+  routeDeps: D;
   log: Logger;
 };
 
-export function mountSockets(http: Server, sockets: SocketDefinition[], deps: SocketDeps): WebSocketServer {
+export function mountSockets<D>(
+  http: Server,
+  sockets: SocketDefinition<D>[],
+  deps: SocketDeps<D>,
+): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   const routes = sockets.map((socket) => ({
     socket,
@@ -69,7 +78,7 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
         // A client's bad frame (past maxPayload, unmasked, invalid UTF-8) is emitted on the socket after ws has
         // closed it with the matching code; unheard, that error would end the server.
         ws.on('error', () => undefined);
-        found.socket.handler(ws, input, deps.services);
+        found.socket.handler(ws, input, deps.routeDeps);
       });
     } catch (error) {
       if (!stream.destroyed) refuse(stream, toResponse(error, deps.log, `WebSocket ${path}`));
@@ -78,12 +87,12 @@ export function mountSockets(http: Server, sockets: SocketDefinition[], deps: So
   return wss;
 }
 
-async function authorizeUpgrade(
+async function authorizeUpgrade<D>(
   req: IncomingMessage,
   url: URL,
-  socket: SocketDefinition,
+  socket: SocketDefinition<D>,
   params: Record<string, string>,
-  deps: SocketDeps,
+  deps: SocketDeps<D>,
 ): Promise<SocketInput> {
   const bearer = bearerOf(req.headers.authorization) ?? url.searchParams.get('client_secret') ?? undefined;
   const sessionToken = new Cookies(req, undefined as never).get(SESSION_COOKIE);

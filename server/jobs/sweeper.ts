@@ -1,8 +1,9 @@
 // Clean-up that nobody asks for: expired grants, sign-in links and sessions, abandoned chunked uploads, bytes no
 // record owns. Runs once as the server starts serving, in the background, and then on a timer; what it removed is
 // logged with the counts.
+
+import type { Lifecycle } from '../deps.js';
 import type { Logger } from '../log.js';
-import type { Lifecycle } from '../services.js';
 
 /** One clean-up; answers how many of each thing it removed, e.g. `{ 'expired upload grants': 2 }`. */
 export type Sweep = (startup: boolean) => Promise<Record<string, number>>;

@@ -1,5 +1,5 @@
 // The sweeps the sweeper runs, each over one service, and what each can still find left behind.
-import type { Services } from '../services.js';
+import type { Deps } from '../deps.js';
 import type { Sweep } from './sweeper.js';
 
 /**
@@ -7,7 +7,7 @@ import type { Sweep } from './sweeper.js';
  * no request under way may undo (chunked-uploads/sweep.ts). Its cost grows with the uploads left open, not with
  * the library. Not on a shared store, where other nodes serve meanwhile.
  */
-export function repairsBeforeServing({ chunkedUploads, config }: Services): Sweep[] {
+export function repairsBeforeServing({ chunkedUploads, config }: Deps): Sweep[] {
   if (config.database) return [];
   return [
     async () => {
@@ -27,7 +27,7 @@ export function repairsBeforeServing({ chunkedUploads, config }: Services): Swee
  * older than that cannot belong to a request under way.
  */
 export function sweepsOf(
-  { identity, assets, uploads, chunkedUploads, realtime, sync, publishing, config }: Services,
+  { identity, assets, uploads, chunkedUploads, realtime, sync, publishing, config }: Deps,
   startedAt: number,
 ): Sweep[] {
   // An upload under way may own bytes that have no record yet. At start-up only those of this process can be,

@@ -18,7 +18,6 @@ import {
   diagramSummary,
 } from '../domains/publishing/docs.js';
 import { realtimeRoutes, realtimeSocket } from '../domains/realtime/routes.js';
-import { serviceRegistryRoutes } from '../domains/service-registry/routes.js';
 import { settingsRoutes } from '../domains/settings/routes.js';
 import { syncLocalRoutes } from '../domains/sync/desktop/screen-routes.js';
 import { syncProtocolRoutes } from '../domains/sync/hosted/protocol-routes.js';
@@ -43,7 +42,7 @@ export const capabilities: Capability[] = [
   {
     name: 'account',
     title: 'Account: profile, workspaces, API keys, services',
-    routes: { ...identityRoutes, ...workspaceRoutes, ...keyRoutes, ...serviceRegistryRoutes },
+    routes: { ...identityRoutes, ...workspaceRoutes, ...keyRoutes },
   },
   { name: 'waitlist', title: 'Waitlist and sign-in', routes: waitlistRoutes },
   {

@@ -28,7 +28,7 @@ export async function startE2E(
   page.setDefaultTimeout(45_000); // the VM is shared: waits are on app signals, so a long ceiling costs nothing when things are fast
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  const link = await srv.services.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, {
+  const link = await srv.deps.identity.mintSignInLink(srv.server.config.ownerEmail, srv.url, {
     announce: false,
   });
   await page.goto(link);

@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('main screens', { timeout: 240_000 }, () => {
     const store = settingsFile(join(e.srv.dataDir, 'desktop-settings.json'));
     const { config } = e.srv.server;
     await store.write({ port: Number(new URL(e.srv.url).port), whisperThreads: config.whisperThreads }); // as running: no restart notice
-    e.srv.services.host.instanceSettings = store;
+    e.srv.deps.host.instanceSettings = store;
     try {
       await checkScreen('settings-desktop', '/settings');
       const running = ((await owner('/api/v1/settings')) as { running: { whisperDevice?: string } }).running;
@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('main screens', { timeout: 240_000 }, () => {
         ((await owner('/api/v1/settings')) as { saved: { whisperDevice?: string } }).saved.whisperDevice,
       ).toBe('cpu');
     } finally {
-      e.srv.services.host.instanceSettings = undefined;
+      e.srv.deps.host.instanceSettings = undefined;
     }
   });
 
@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium)('main screens', { timeout: 240_000 }, () => {
       expect(await page.$('script')).toBeNull();
       expect(await page.$eval('h1', (h) => h.textContent)).toBe('Sign in to Folio');
       await page.screenshot({ path: `${(await import('./screenshots.js')).screenshotDir}sign-in-light.png` });
-      const link = await e.srv.services.identity.mintSignInLink('stranger@example.com', e.srv.url, {
+      const link = await e.srv.deps.identity.mintSignInLink('stranger@example.com', e.srv.url, {
         announce: false,
       });
       await page.goto(link);

@@ -26,7 +26,7 @@ beforeAll(async () => {
   fx = makeFixtures();
   folder = await mkdtemp(join(tmpdir(), 'folio-e2e-watched-'));
   e = await startE2E({ config: { whisperModel: fx.model } });
-  e.srv.services.host.instanceSettings = settingsFile(join(fx.dir, 'settings.json'));
+  e.srv.deps.host.instanceSettings = settingsFile(join(fx.dir, 'settings.json'));
 }, 180_000);
 
 afterAll(async () => {
@@ -58,8 +58,8 @@ function wordsOf(text: string, start: number, end: number) {
 
 describe.skipIf(!hasChromium)('speakers and watched folders', { timeout: 240_000 }, () => {
   it('the reader names each speaker where their turn starts', async () => {
-    const { services } = e.srv;
-    const workspace = await services.workspaces.personalOf((await services.identity.ownerId()) as string);
+    const { deps } = e.srv;
+    const workspace = await deps.workspaces.personalOf((await deps.identity.ownerId()) as string);
     const said = [
       ['Thanks for coming in today. I would like to hear how the project began.', 'Who took part in it?'],
       [
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('speakers and watched folders', { timeout: 240_000
       fx.dir,
       said.map((turn) => turn.join(' ')),
     );
-    const asset = await services.uploads.createFromFile(workspace?.id as string, {
+    const asset = await deps.uploads.createFromFile(workspace?.id as string, {
       bytes: readFileSync(interview.stereo),
       filename: 'interview.wav',
     });
@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('speakers and watched folders', { timeout: 240_000
       });
     });
     const segments = lines.map(([speaker, start, end, text], id) => ({ id, start, end, text, speaker }));
-    const transcript = await services.transcripts.createCompleted(workspace?.id as string, {
+    const transcript = await deps.transcripts.createCompleted(workspace?.id as string, {
       audioAssetId: asset.id,
       source: 'transcribe',
       result: {

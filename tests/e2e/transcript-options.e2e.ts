@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('transcript screens: VAD and translation', () => {
   }, 180_000);
 
   it('Settings turns silence skipping off for new transcripts', async () => {
-    e.srv.services.host.instanceSettings = settingsFile(join(fx.dir, 'settings.json'));
+    e.srv.deps.host.instanceSettings = settingsFile(join(fx.dir, 'settings.json'));
     await e.open('/settings');
     await e.page.waitForSelector('input[name="transcription.vadThreshold"]');
     await accessible(e.page);

@@ -5,7 +5,7 @@ import { createServer } from '../../server/app.js';
 
 const server = await createServer(JSON.parse(process.argv[2] ?? '{}'), () => undefined);
 const { url } = await server.listen();
-const ownerLink = await server.services.identity.mintSignInLink(server.config.ownerEmail, url, {
+const ownerLink = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url, {
   announce: false,
 });
 console.log(`Folio listening on ${url}`);

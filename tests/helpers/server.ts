@@ -52,7 +52,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
 
   /** Signs an email in through a one-time link; returns the session cookie (approved or not). */
   async function signIn(email: string): Promise<{ cookie: string }> {
-    const link = await server.services.identity.mintSignInLink(email, url, { announce: false });
+    const link = await server.deps.identity.mintSignInLink(email, url, { announce: false });
     const res = await fetch(link, { redirect: 'manual' });
     await res.body?.cancel();
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('folio_session='));
@@ -62,7 +62,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
 
   /** Invites and signs in a user with a personal workspace. */
   async function signInApproved(email: string) {
-    await server.services.identity.invite(email);
+    await server.deps.identity.invite(email);
     return signIn(email);
   }
 
@@ -95,7 +95,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}, seam
     url,
     dataDir,
     server,
-    services: server.services,
+    deps: server.deps,
     logs,
     owner,
     as,

@@ -39,12 +39,12 @@ async function filesText(dir: string): Promise<string> {
 }
 
 /** Blob keys under `prefix` (e.g. `workspaces/<id>/files`). */
-export async function blobKeys(srv: Pick<TestServer, 'services'>, prefix: string): Promise<string[]> {
+export async function blobKeys(srv: Pick<TestServer, 'deps'>, prefix: string): Promise<string[]> {
   const keys: string[] = [];
-  for await (const info of srv.services.store.blobs.list(prefix)) keys.push(info.key);
+  for await (const info of srv.deps.store.blobs.list(prefix)) keys.push(info.key);
   return keys.sort();
 }
 
 /** Names in the store's scratch directory (uploads in flight). */
-export const scratchFiles = async (srv: Pick<TestServer, 'services'>): Promise<string[]> =>
-  (await readdir(srv.services.store.tmpDir).catch(() => [])).sort();
+export const scratchFiles = async (srv: Pick<TestServer, 'deps'>): Promise<string[]> =>
+  (await readdir(srv.deps.store.tmpDir).catch(() => [])).sort();

@@ -40,7 +40,7 @@ export async function startSyncPair(
     desktopKey,
     workspaceId,
     /** One sync run of the desktop workspace, in-process; resolves to its summary. */
-    sync: (full = false) => desktop.services.sync.desktop.run(workspaceId, { full }),
+    sync: (full = false) => desktop.deps.sync.desktop.run(workspaceId, { full }),
     async close() {
       await desktop.close();
       await hosted.close();
@@ -82,7 +82,7 @@ export async function upload(
 
 /** Every synced record of a workspace as `<kind>:<id>` → the hash of its synced fields (what sync compares). */
 export async function syncedRecords(srv: TestServer, workspaceId: string): Promise<Map<string, string>> {
-  const { store, sync } = srv.services;
+  const { store, sync } = srv.deps;
   const out = new Map<string, string>();
   for (const adapter of sync.kinds.list)
     for (const row of await store.collection(adapter.collection, workspaceId).all())
@@ -93,7 +93,7 @@ export async function syncedRecords(srv: TestServer, workspaceId: string): Promi
 
 /** Opts a workspace into background sync towards `remoteUrl` (an address nothing answers, by default), every 5 min. */
 export async function optIntoSync(srv: TestServer, workspaceId: string, remoteUrl = 'http://127.0.0.1:9') {
-  await srv.services.store.collection(syncSettings, workspaceId).insert({
+  await srv.deps.store.collection(syncSettings, workspaceId).insert({
     id: 'sync',
     enabled: true,
     remoteUrl,

@@ -15,6 +15,7 @@ import type {
 import type {
   ApiKey as ApiKeySchema,
   CreatedApiKey as CreatedApiKeySchema,
+  ServiceList as ServiceListSchema,
 } from '@server/domains/keys/schema';
 import type {
   ModelDownload as ModelDownloadSchema,
@@ -30,7 +31,6 @@ import type {
   Visibility as VisibilitySchema,
 } from '@server/domains/publishing/schema';
 import type { RealtimeSession as RealtimeSessionSchema } from '@server/domains/realtime/schema';
-import type { ServiceList as ServiceListSchema } from '@server/domains/service-registry/schema';
 import type {
   EXPORT_FORMATS,
   TRANSCRIPT_STATUSES,

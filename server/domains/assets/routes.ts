@@ -1,6 +1,6 @@
 /** The assets API (docs/api.md): asset records. Uploads are in domains/uploads/, serve routes in serve-routes.ts. */
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { presentAsset, presentAssetPage } from './present-asset.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { defineRawRoute, defineRoute } from '../../deps.js';
 import { SESSION_COOKIE } from '../../http/authenticate.js';
-import { defineRawRoute, defineRoute } from '../../http/define-route.js';
 import { gone } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
 import { CallbackQuery, Me, Profile, SignInBody, UpdateProfileBody } from './schema.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
-import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams, UpdateKeyBody } from './schema.js';
+import { defineRoute } from '../../deps.js';
+import { SERVICE_NAMES } from '../../http/viewer.js';
+import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams, ServiceList, UpdateKeyBody } from './schema.js';
 
 export const createApiKey = defineRoute({
   method: 'POST',
@@ -45,4 +46,26 @@ export const revokeApiKey = defineRoute({
   },
 });
 
-export const keyRoutes = { createApiKey, listApiKeys, updateApiKey, revokeApiKey };
+/** What each service a key can be scoped to covers, as GET /api/v1/services lists them. */
+const DESCRIPTIONS: Record<(typeof SERVICE_NAMES)[number], string> = {
+  assets: 'Uploads, asset records, client-upload grants and public serve URLs (/img, /f, /audio)',
+  transcription:
+    'Local Whisper transcription, transcripts, chunked upload of long audio, OpenAI-compatible endpoint',
+  realtime: 'Minting live voice sessions streamed to the local Whisper engine',
+  diagrams: 'Publishing and serving agent-authored diagrams',
+  artifacts: 'Validating, publishing and serving interactive pages built from the component catalog',
+  charts: 'Previewing, publishing and serving data-driven charts',
+};
+
+export const listServices = defineRoute({
+  method: 'GET',
+  path: '/api/v1/services',
+  auth: ['session', 'key'],
+  response: ServiceList,
+  summary: 'The services an API key can be scoped to (any key may call this)',
+  tool: 'services_list',
+  tag: 'account',
+  handler: () => ({ data: SERVICE_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name] })) }),
+});
+
+export const keyRoutes = { createApiKey, listApiKeys, updateApiKey, revokeApiKey, listServices };

@@ -32,3 +32,8 @@ export const UpdateKeyBody = z
   .strictObject({ name: KeyName.optional(), services: Services.optional() })
   .refine((b) => b.name !== undefined || b.services !== undefined, 'send name and/or services');
 export const KeyIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** GET /api/v1/services: every service a key can be scoped to, with what it covers. */
+export const ServiceList = z.object({
+  data: z.array(z.object({ name: z.enum(SERVICE_NAMES), description: z.string() })),
+});

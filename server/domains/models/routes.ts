@@ -1,7 +1,7 @@
 /** The model manager's API: catalog, installed and active models; downloads, imports and the active choice (session only). */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../deps.js';
 import { ActiveModel, ImportedModel, ModelDownload, ModelsOverview } from './schema.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });

@@ -1,6 +1,6 @@
 /** Realtime voice sessions (docs/transcription.md#realtime): mint a single-use client secret, then stream over WebSocket. */
-import { defineRoute } from '../../http/define-route.js';
-import { defineSocket } from '../../http/mount-sockets.js';
+
+import { defineRoute, defineSocket } from '../../deps.js';
 import { MintRealtimeBody, RealtimeSession } from './schema.js';
 import { SAMPLE_RATE } from './session.js';
 

@@ -1,12 +1,11 @@
 /** Instance settings for the owner: what runs now, what the desktop app starts with next time. */
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute, type RouteDeps } from '../../deps.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import type { RouteServices } from '../../http/route-services.js';
 import { type InstanceSettings, SettingsView, UpdateSettingsBody } from './schema.js';
 
-async function view(origin: string, { config, host, engine }: RouteServices, saved?: InstanceSettings) {
+async function view(origin: string, { config, host, engine }: RouteDeps, saved?: InstanceSettings) {
   const stored = saved ?? (await host.instanceSettings?.read()) ?? null;
   const running = {
     url: origin,
@@ -40,7 +39,7 @@ export const getSettings = defineRoute({
   response: SettingsView,
   summary: 'Instance settings: what runs now and what the desktop app starts with next (instance owner only)',
   tag: 'settings',
-  handler: ({ origin }, services) => view(origin, services),
+  handler: ({ origin }, deps) => view(origin, deps),
 });
 
 export const updateSettings = defineRoute({
@@ -54,8 +53,8 @@ export const updateSettings = defineRoute({
   description:
     'Only where the desktop app runs the server (409 for a headless server, whose settings are its flags: --whisper-device for the device). A data folder must be writable. A new whisperDevice applies at once: the Whisper worker finishes the job it is running, then restarts on the chosen device (GET /api/v1/models shows it once loaded).',
   tag: 'settings',
-  handler: async ({ origin, body }, services) => {
-    const store = services.host.instanceSettings;
+  handler: async ({ origin, body }, deps) => {
+    const store = deps.host.instanceSettings;
     if (!store)
       throw conflict(
         'This server was started from the command line: change --port, --data-dir, --whisper-threads or --whisper-device instead',
@@ -63,8 +62,8 @@ export const updateSettings = defineRoute({
     if (body.dataDir) await assertWritable(body.dataDir);
     const next = { ...(await store.read()), ...body };
     await store.write(next);
-    if (body.whisperDevice) services.engine.setDevicePreference(body.whisperDevice);
-    return view(origin, services, next);
+    if (body.whisperDevice) deps.engine.setDevicePreference(body.whisperDevice);
+    return view(origin, deps, next);
   },
 });
 

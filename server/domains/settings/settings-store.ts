@@ -1,6 +1,6 @@
 /**
  * Where saved settings live. The desktop shell hands the server a store backed by its settings file
- * (`services.host.instanceSettings`, set in electron/server-host.ts); a headless server has none, because its
+ * (`deps.host.instanceSettings`, set in electron/server-host.ts); a headless server has none, because its
  * settings are the command-line flags (docs/headless.md).
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';

@@ -11,13 +11,13 @@ import type { ChunkedUploads } from '../uploads/chunked/service.js';
 import { createKeyVault, type SecretBox } from './desktop/key-vault.js';
 import { createDesktopSync } from './desktop/service.js';
 import { createHostedSync } from './hosted/service.js';
-import { createKinds, type KindServices } from './kinds/index.js';
+import { createKinds, type KindDeps } from './kinds/index.js';
 
 export type SyncServiceDeps = {
   store: Store;
   config: Pick<Config, 'dataDir' | 'limits'>;
   /** The services whose records travel, which both sides read and write. */
-  records: KindServices;
+  records: KindDeps;
   /** The receiving side's own: packs of blobs arrive as chunked uploads. */
   hosted: { chunkedUploads: ChunkedUploads };
   /** The syncing side's own: the shell's keychain-backed box for the hosted keys (headless, a 0600 file), a log. */

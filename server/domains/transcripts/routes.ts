@@ -1,7 +1,7 @@
 /** The transcripts API (docs/transcription.md): list, detail, export, delete, retry, cancel, transcribe. */
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
-import { defineRawRoute, defineRoute } from '../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../deps.js';
 import { reply } from '../../http/reply.js';
 import { receiveMultipart } from '../uploads/service.js';
 import { exportContentTypes, exportTranscript } from './exports.js';

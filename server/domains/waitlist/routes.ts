@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../deps.js';
 import { InviteBody, JoinWaitlistBody, SignInLink, WaitlistEntry } from '../identity/schema.js';
 
 export const joinWaitlist = defineRoute({

@@ -1,6 +1,6 @@
 /** Watched folders: the instance owner's, like the other instance settings (docs/transcription.md "Watched folders"). */
 import { z } from 'zod';
-import { defineRoute } from '../../http/define-route.js';
+import { defineRoute } from '../../deps.js';
 import { reply } from '../../http/reply.js';
 import { AddWatchedFolderBody, WatchedFolder, WatchedFolderList, WatchedFolderParams } from './schema.js';
 

@@ -2,10 +2,9 @@
 // session, the plain sign-in prompt without one; /_app/* serves the built files, compressed and immutable.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { defineRawRoute } from '../../http/define-route.js';
+import { defineRawRoute, type RouteDeps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { reply } from '../../http/reply.js';
-import type { RouteServices } from '../../http/route-services.js';
 import type { Viewer } from '../../http/viewer.js';
 import { builtDashboard, type DashboardFile, pickEncoding } from './dashboard-files.js';
 import { DASHBOARD_SECTIONS } from './dashboard-paths.js';
@@ -48,7 +47,7 @@ function send(ctx: Context, file: DashboardFile, headers: Record<string, string>
 
 async function dashboardPage(
   { viewer, origin, ctx }: { viewer: Viewer; origin: string; ctx: Context },
-  { host }: RouteServices,
+  { host }: RouteDeps,
 ) {
   if (viewer.kind !== 'session')
     return reply.html(signInPage(origin), {

@@ -1,5 +1,7 @@
 /** /mcp (docs/agents.md, "MCP"): Streamable HTTP for MCP clients, API keys only. A session cookie gets 403. */
-import { defineRawRoute, type Method } from '../../http/define-route.js';
+
+import { defineRawRoute } from '../../deps.js';
+import type { Method } from '../../http/define-route.js';
 
 const endpoint = (method: Method, summary: string) =>
   defineRawRoute({

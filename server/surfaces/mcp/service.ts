@@ -37,7 +37,7 @@ export type McpServiceDeps = {
   version: string;
   /** Where the sessions' sweeper and the sessions themselves are stopped when the server closes. */
   lifecycle: { onClose(stop: () => Promise<void>): void };
-  /** The invoke dependencies, read on first use (they include the services this one belongs to). */
+  /** The invoke dependencies, read on first use (they include the deps this service belongs to). */
   invoke: () => InvokeDeps;
   log: Logger;
   options?: Partial<McpOptions>;

@@ -53,7 +53,7 @@ describe('public URL', () => {
     expect((await rawGet(port, '/health', ['Host: folio.example.com.evil.net'])).status).toBe(403);
     expect((await rawGet(port, '/health', ['Host: folio.example.com:8443'])).status).toBe(403);
 
-    const link = await srv.services.identity.mintSignInLink(
+    const link = await srv.deps.identity.mintSignInLink(
       srv.server.config.ownerEmail,
       'https://folio.example.com',
     );

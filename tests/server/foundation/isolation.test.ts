@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   bobPack = ((await pack.json()) as { uploadId: string }).uploadId;
   const version = { deleted: false, sha256: 'b'.repeat(64), record: { displayName: 'mine' } };
-  await srv.services.store.collection(syncConflicts, bob.workspaceId).insert({
+  await srv.deps.store.collection(syncConflicts, bob.workspaceId).insert({
     id: bobConflict,
     kind: 'asset',
     recordId: bobAsset,

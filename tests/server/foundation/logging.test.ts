@@ -117,7 +117,7 @@ describe('an unexpected error', () => {
 describe('request lines on a hosted instance', () => {
   it('name the route pattern, never a sign-in token or a query', async () => {
     const srv = await start({ logFormat: 'json', nodeId: 'node-2' });
-    const link = await srv.services.identity.mintSignInLink('owner@localhost', srv.url, { announce: false });
+    const link = await srv.deps.identity.mintSignInLink('owner@localhost', srv.url, { announce: false });
     const token = new URL(link).searchParams.get('token') as string;
     await (await fetch(link, { redirect: 'manual' })).body?.cancel();
     await (await fetch(`${srv.url}/api/v1/assets?cursor=private-cursor-value`)).body?.cancel();

@@ -53,7 +53,7 @@ const rowOf = (service: string) => rows.find((r) => r.service === service)!;
 
 describe('docs/security.md, "What a key can do, by service"', () => {
   it('has a row for every service there is, and every service a route, socket, tool or record kind names', () => {
-    const named = [...routes.map((r) => r.route), ...sockets, ...tools, ...srv.services.sync.kinds.list]
+    const named = [...routes.map((r) => r.route), ...sockets, ...tools, ...srv.deps.sync.kinds.list]
       .map((x) => x.service)
       .filter(Boolean);
     expect(rows.map((r) => r.service).sort()).toEqual([...SERVICE_NAMES].sort());
@@ -97,7 +97,7 @@ describe('docs/security.md, "What a key can do, by service"', () => {
   });
 
   it.each(SERVICE_NAMES)('the Sync cell of %s names exactly the record kinds it syncs', (s) => {
-    const kinds = srv.services.sync.kinds.list.map((k) => k.kind as string);
+    const kinds = srv.deps.sync.kinds.list.map((k) => k.kind as string);
     expect(ticked(rowOf(s).sync).filter((t) => kinds.includes(t))).toEqual(kindsOf(srv, s));
   });
 
@@ -160,7 +160,7 @@ describe('every route, by service', () => {
   });
 
   it('packs refuse a key with no service of a kind that syncs (403 naming assets), and take one with any', async () => {
-    const syncing = new Set(srv.services.sync.kinds.list.map((k) => k.service));
+    const syncing = new Set(srv.deps.sync.kinds.list.map((k) => k.service));
     const packRoutes = openToKeys.filter((r) => isPackRoute(r.route));
     expect(packRoutes.length).toBe(4);
     for (const s of [undefined, ...SERVICE_NAMES]) {

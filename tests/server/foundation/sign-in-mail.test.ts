@@ -38,7 +38,7 @@ describe('sign-in links by email', () => {
   });
 
   it('mails a working link, and neither prints nor lists it', async () => {
-    await srv.services.identity.invite('mailed@example.com');
+    await srv.deps.identity.invite('mailed@example.com');
     const res = await fetch(`${srv.url}/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: srv.url },

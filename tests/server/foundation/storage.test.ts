@@ -151,7 +151,7 @@ describe.skipIf(hostedTests)('damaged files at start-up', () => {
     async (_label, damage) => {
       const dataDir = await tempDir();
       const srv = await startTestServer({ dataDir, fsync: true });
-      await srv.services.store.instance(things).insert({ id: 'x' });
+      await srv.deps.store.instance(things).insert({ id: 'x' });
       await srv.close();
       // A snapshot exists only after compaction; write one as compaction would.
       const snapshot = join(dataDir, 'instance', 'workspaces.json');

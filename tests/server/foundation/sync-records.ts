@@ -23,7 +23,7 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The kinds a service syncs, in the order the server writes them. */
 export const kindsOf = (srv: TestServer, service: ServiceName): SyncKind[] =>
-  srv.services.sync.kinds.list.filter((k) => k.service === service).map((k) => k.kind);
+  srv.deps.sync.kinds.list.filter((k) => k.service === service).map((k) => k.kind);
 
 /** A push of `records`, with the Idempotency-Key derived from them; answers each record's result. */
 export async function pushAs(srv: TestServer, bearer: string, records: PushRecord[]): Promise<Json[]> {
@@ -47,7 +47,7 @@ export async function recordsOf(
   const out: PushRecord[] = [];
   for (const kind of kindsOf(srv, service)) {
     const [id, record] = await recordOf(srv, bearer, kind, tag);
-    out.push({ kind, id, rev: 1, baseSeq: 0, sha256: srv.services.sync.kinds.hash(kind, record), record });
+    out.push({ kind, id, rev: 1, baseSeq: 0, sha256: srv.deps.sync.kinds.hash(kind, record), record });
   }
   return out;
 }
@@ -60,7 +60,7 @@ export function versionOf(
 ): PushRecord {
   const id = `${kind === 'chart-version' ? 'cha' : 'art'}_${randomBytes(6).toString('hex')}@1`;
   const record = { title: `Synced ${kind}`, tags: [], createdAt: at, document };
-  return { kind, id, rev: 1, baseSeq: 0, sha256: srv.services.sync.kinds.hash(kind, record), record };
+  return { kind, id, rev: 1, baseSeq: 0, sha256: srv.deps.sync.kinds.hash(kind, record), record };
 }
 
 async function recordOf(

@@ -25,7 +25,7 @@ describe('sweeper', () => {
       const me = (await (await srv.as({ bearer: key })('/api/v1/me')).json()) as {
         workspace: { id: string };
       };
-      const grants = srv.services.store.collection(uploadGrants, me.workspace.id);
+      const grants = srv.deps.store.collection(uploadGrants, me.workspace.id);
       const [grant] = await grants.all();
       await grants.update(grant.id, { expiresAt: new Date(Date.now() - 2 * 3600_000).toISOString() });
       await waitFor(async () => (await grants.count()) === 0);

@@ -3,8 +3,8 @@
  * /:slug, and /a/:slug.png (the link preview card) before /a/:slug.
  */
 
+import { defineRoute } from '../../../deps.js';
 import { MAX_DOCUMENT_DEPTH } from '../../../engines/render/document-depth.js';
-import { defineRoute } from '../../../http/define-route.js';
 import { servicesOf } from '../../../http/viewer.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
 import { serveRoutes } from '../pages/serve-routes.js';
@@ -30,7 +30,7 @@ const shared = publicationRoutes({
   updateBody: UpdateArtifactBody,
   listDescription:
     '`q` (title, description, tags), `tag` (repeat or comma list; all must match), `includeArchived=true`, `limit` 1-200, `cursor`.',
-  serviceOf: (services) => services.artifacts,
+  serviceOf: (deps) => deps.artifacts,
 });
 
 // Publishing and new versions run with the caller's services: a document embeds only what the key may read

@@ -3,7 +3,7 @@
  * runtime script and /c/:slug.svg and .png before /c/:slug, so "q3.png" is never read as a slug.
  */
 import type { Context } from 'koa';
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../../deps.js';
 import { reply } from '../../../http/reply.js';
 import { actingAsCaller } from '../embeds/acting-as-caller.js';
 import { serveRoutes } from '../pages/serve-routes.js';
@@ -31,7 +31,7 @@ const shared = publicationRoutes({
   updateBody: UpdateChartBody,
   listDescription:
     '`q` (title, description, tags), `tag` (repeat or comma list; all must match), `includeArchived=true`, `limit` 1-200, `cursor`.',
-  serviceOf: (services) => services.charts,
+  serviceOf: (deps) => deps.charts,
 });
 
 // Publishing, new versions and previews run with the caller's services: a chart reads the workspace's data assets

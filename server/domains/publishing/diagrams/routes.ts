@@ -3,7 +3,8 @@
  * (vocabulary, preview, layout) before /:slug, and /d/:slug.svg and .png before /d/:slug, so "q3.png" is
  * never read as a slug.
  */
-import { defineRoute } from '../../../http/define-route.js';
+
+import { defineRoute } from '../../../deps.js';
 import { reply } from '../../../http/reply.js';
 import { serveRoutes } from '../pages/serve-routes.js';
 import { publicationRoutes } from '../versions/shared-routes.js';
@@ -33,7 +34,7 @@ const shared = publicationRoutes({
   listQuery: DiagramListQuery,
   listDescription:
     '`q` (title, description, tags), `tag` (repeat or comma list; all must match), `kind` (flowchart, sequence, architecture, state, entity-relationship, timeline, ...), `includeArchived=true`, `limit` 1-200, `cursor`.',
-  serviceOf: (services) => services.diagrams,
+  serviceOf: (deps) => deps.diagrams,
 });
 
 export const listDiagrams = shared.list;

@@ -4,13 +4,13 @@
  * key's services cover (docs/security.md, "What a key can do, by service").
  */
 
-import type { RouteServices } from '../../../http/route-services.js';
+import type { RouteDeps } from '../../../deps.js';
 import { servicesOf, type Viewer } from '../../../http/viewer.js';
 
 export const actingAsCaller =
   <I extends { viewer: Viewer }, T>(
     name: 'artifacts' | 'charts',
-    handler: (input: I, services: RouteServices) => T,
+    handler: (input: I, deps: RouteDeps) => T,
   ) =>
-  (input: I, services: RouteServices): T =>
-    handler(input, { ...services, [name]: services[name].actingWith(servicesOf(input.viewer)) });
+  (input: I, deps: RouteDeps): T =>
+    handler(input, { ...deps, [name]: deps[name].actingWith(servicesOf(input.viewer)) });

@@ -4,9 +4,8 @@
  * item's visibility, an SVG with its own CSP, a page with the CSP its render made, images embeddable by any site.
  */
 import type { z } from 'zod';
+import { defineRawRoute, type RouteDeps } from '../../../deps.js';
 import type { Rendered } from '../../../engines/render/render-cache.js';
-import { defineRawRoute } from '../../../http/define-route.js';
-import type { RouteServices } from '../../../http/route-services.js';
 import type { Viewer } from '../../../http/viewer.js';
 import { SlugParams } from '../schema.js';
 import type { Found } from '../versions/publication-model.js';
@@ -38,7 +37,7 @@ const FORMS: Record<
 export type ServeForm = {
   form: keyof typeof FORMS;
   summary: string;
-  render(services: RouteServices, request: ServeRequest): Promise<{ found: Found; output: Rendered }>;
+  render(deps: RouteDeps, request: ServeRequest): Promise<{ found: Found; output: Rendered }>;
 };
 
 /**
@@ -71,8 +70,8 @@ function serveRoute(
     query,
     hidden: true,
     summary,
-    handler: async ({ params, query: { version, theme = 'light' }, viewer, origin, ctx }, services) => {
-      const { found, output } = await render(services, { slug: params.slug, viewer, version, theme, origin });
+    handler: async ({ params, query: { version, theme = 'light' }, viewer, origin, ctx }, deps) => {
+      const { found, output } = await render(deps, { slug: params.slug, viewer, version, theme, origin });
       return serveRendered(ctx, output, { visibility: found.item.visibility, ...headers(output) });
     },
   });

@@ -3,8 +3,7 @@
  * once here; a kind names them as its own consts (the names become operationIds) and adds its own routes.
  */
 import { z } from 'zod';
-import { defineRoute } from '../../../http/define-route.js';
-import type { RouteServices } from '../../../http/route-services.js';
+import { defineRoute, type RouteDeps } from '../../../deps.js';
 import type { ServiceName } from '../../../http/viewer.js';
 import type { Kind } from '../collections.js';
 import {
@@ -47,7 +46,7 @@ export type KindRouteOptions<PB extends z.ZodType, UB extends z.ZodType> = {
   /** Extra list filters of the kind (diagrams: `kind`). */
   listQuery?: z.ZodObject;
   listDescription: string;
-  serviceOf: (services: RouteServices) => KindService<z.output<PB>, z.output<UB>>;
+  serviceOf: (deps: RouteDeps) => KindService<z.output<PB>, z.output<UB>>;
 };
 
 export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
@@ -77,8 +76,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       status: 201,
       tool: `${kind}_publish`,
       summary: `Publish a new ${noun} as version 1 (private until a person shares it)`,
-      handler: async ({ workspace, body, origin }, services) =>
-        full(await serviceOf(services).publish(workspace.id, body as z.output<PB>), origin),
+      handler: async ({ workspace, body, origin }, deps) =>
+        full(await serviceOf(deps).publish(workspace.id, body as z.output<PB>), origin),
     }),
     list: defineRoute({
       method: 'GET',
@@ -90,8 +89,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       tool: `${kind}_list`,
       summary: `List ${kind}, newest first (archived ones only with includeArchived=true)`,
       description: options.listDescription,
-      handler: async ({ workspace, query, origin }, services) => {
-        const page = await serviceOf(services).publications.list(workspace.id, query as ListInput);
+      handler: async ({ workspace, query, origin }, deps) => {
+        const page = await serviceOf(deps).publications.list(workspace.id, query as ListInput);
         return {
           data: page.rows.map((item) => presentItem(item, origin, paths)),
           nextCursor: page.nextCursor,
@@ -108,8 +107,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       response: Full,
       tool: `${kind}_get`,
       summary: `Get a ${noun} with its document; ?version=N for an older version`,
-      handler: async ({ workspace, params, query, origin }, services) =>
-        full(await serviceOf(services).publications.get(workspace.id, params.slug, query.version), origin),
+      handler: async ({ workspace, params, query, origin }, deps) =>
+        full(await serviceOf(deps).publications.get(workspace.id, params.slug, query.version), origin),
     }),
     update: defineRoute({
       method: 'PUT',
@@ -121,8 +120,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       response: Full,
       tool: `${kind}_update`,
       summary: `Publish a new version of a ${noun} (N+1; older versions stay readable)`,
-      handler: async ({ workspace, params, body, origin }, services) =>
-        full(await serviceOf(services).update(workspace.id, params.slug, body as z.output<UB>), origin),
+      handler: async ({ workspace, params, body, origin }, deps) =>
+        full(await serviceOf(deps).update(workspace.id, params.slug, body as z.output<UB>), origin),
     }),
     versions: defineRoute({
       method: 'GET',
@@ -133,8 +132,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       response: VersionList,
       tool: `${kind}_versions`,
       summary: `Every version of a ${noun}, newest first`,
-      handler: async ({ workspace, params }, services) => ({
-        data: await serviceOf(services).publications.history(workspace.id, params.slug),
+      handler: async ({ workspace, params }, deps) => ({
+        data: await serviceOf(deps).publications.history(workspace.id, params.slug),
       }),
     }),
     archive: defineRoute({
@@ -146,8 +145,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       response: Full,
       tool: `${kind}_archive`,
       summary: `Archive a ${noun}: hidden from lists and its page answers 404, until unarchived`,
-      handler: async ({ workspace, params, origin }, services) =>
-        full(await serviceOf(services).publications.archive(workspace.id, params.slug), origin),
+      handler: async ({ workspace, params, origin }, deps) =>
+        full(await serviceOf(deps).publications.archive(workspace.id, params.slug), origin),
     }),
     unarchive: defineRoute({
       method: 'POST',
@@ -158,8 +157,8 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       response: Full,
       tool: `${kind}_unarchive`,
       summary: `Restore an archived ${noun}`,
-      handler: async ({ workspace, params, origin }, services) =>
-        full(await serviceOf(services).publications.unarchive(workspace.id, params.slug), origin),
+      handler: async ({ workspace, params, origin }, deps) =>
+        full(await serviceOf(deps).publications.unarchive(workspace.id, params.slug), origin),
     }),
     visibility: defineRoute({
       method: 'POST',
@@ -171,9 +170,9 @@ export function publicationRoutes<PB extends z.ZodType, UB extends z.ZodType>(
       body: VisibilityBody,
       response: Full,
       summary: `Set who may open a ${noun}'s page: private (you), unlisted (anyone with the link) or public. Session only: a key gets 403`,
-      handler: async ({ workspace, params, body, origin }, services) =>
+      handler: async ({ workspace, params, body, origin }, deps) =>
         full(
-          await serviceOf(services).publications.setVisibility(workspace.id, params.slug, body.visibility),
+          await serviceOf(deps).publications.setVisibility(workspace.id, params.slug, body.visibility),
           origin,
         ),
     }),

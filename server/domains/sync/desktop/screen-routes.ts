@@ -1,5 +1,6 @@
 /** The desktop's sync screen: settings, status, run now, conflicts (session only: the owner manages sync). */
-import { defineRoute } from '../../../http/define-route.js';
+
+import { defineRoute } from '../../../deps.js';
 import {
   Conflict,
   ConflictList,

@@ -2,7 +2,8 @@
  * The sync protocol (docs/sync.md), served by any Folio a desktop syncs to. A key acts on its own workspace and
  * syncs the kinds its services cover; the rest is reported as skipped, never refused as a whole.
  */
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
+
+import { defineRawRoute, defineRoute } from '../../../deps.js';
 import { forbiddenService } from '../../../http/errors.js';
 import { SERVICE_NAMES, type Viewer } from '../../../http/viewer.js';
 import {

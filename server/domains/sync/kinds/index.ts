@@ -8,23 +8,23 @@ import type { UploadService } from '../../uploads/service.js';
 import { contentHash } from '../protocol/content-hash.js';
 import { DELETED, type SyncKind } from '../protocol/schema.js';
 import { assetAdapter } from './asset.js';
-import { type PublishingServices, publicationAdapters } from './publication.js';
+import { type PublishingDeps, publicationAdapters } from './publication.js';
 import { transcriptAdapter } from './transcript.js';
 import type { KindAdapter, Payload } from './types.js';
 
 export type Kinds = ReturnType<typeof createKinds>;
 
 /** The services whose records travel: both sides read and write them through the kinds. */
-export type KindServices = {
+export type KindDeps = {
   assets: AssetService;
   uploads: Pick<UploadService, 'createFromFile'>;
   transcripts: TranscriptService;
-} & PublishingServices;
+} & PublishingDeps;
 
 /** Lanes written side by side: enough that the records waiting on one commit fill the next (unit-batcher.ts). */
 const LANES = 64;
 
-export function createKinds(deps: KindServices) {
+export function createKinds(deps: KindDeps) {
   const list: KindAdapter[] = [
     assetAdapter(deps.assets, deps.uploads),
     transcriptAdapter(deps.transcripts),

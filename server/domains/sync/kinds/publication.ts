@@ -50,15 +50,15 @@ type Check = (
   services: readonly ServiceName[],
 ) => Promise<{ document: unknown; derived?: Record<string, unknown> }>;
 
-export type PublishingServices = {
+export type PublishingDeps = {
   publishing: PublishingService;
   diagrams: DiagramService;
   charts: ChartService;
   artifacts: ArtifactService;
 };
 
-export function publicationAdapters(services: PublishingServices): KindAdapter[] {
-  const { publishing, diagrams, charts, artifacts } = services;
+export function publicationAdapters(deps: PublishingDeps): KindAdapter[] {
+  const { publishing, diagrams, charts, artifacts } = deps;
   return [
     ...adaptersOf(publishing.synced('diagrams'), 'diagram', async (document) => {
       if (typeof document !== 'string') throw badRequest('A diagram version’s document is SVG text');

@@ -6,7 +6,8 @@
  * writes pass the Origin check every cookie write passes.
  */
 import { z } from 'zod';
-import { type AnyRoute, defineRawRoute, defineRoute } from '../../../http/define-route.js';
+import { defineRawRoute, defineRoute } from '../../../deps.js';
+import type { AnyRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
 import {
   BeginChunkedBody,

@@ -1,5 +1,6 @@
 /** A file sent whole as multipart/form-data with a key or a session (docs/api.md). */
-import { defineRawRoute } from '../../../http/define-route.js';
+
+import { defineRawRoute } from '../../../deps.js';
 import { Asset } from '../../assets/schema.js';
 import { receiveMultipart } from './receive-multipart.js';
 

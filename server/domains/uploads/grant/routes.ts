@@ -1,6 +1,7 @@
 /** A client-upload grant minted by a key, and the one upload a browser makes with it, without a key or cookies. */
+
+import { defineRawRoute, defineRoute } from '../../../deps.js';
 import { bearerOf } from '../../../http/authenticate.js';
-import { defineRawRoute, defineRoute } from '../../../http/define-route.js';
 import { reply } from '../../../http/reply.js';
 import { Asset, MintGrantBody, UploadGrant } from '../../assets/schema.js';
 import { receiveMultipart } from '../direct/receive-multipart.js';

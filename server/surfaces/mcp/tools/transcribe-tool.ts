@@ -10,8 +10,7 @@ import {
   receiveSource,
   SOURCE_MESSAGE,
 } from '../../../domains/uploads/service.js';
-import type { RouteServices } from '../../../http/route-services.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolDeps } from './define-tool.js';
 import type { ToolCall } from './tool.js';
 
 const PROGRESS_POLL_MS = 250;
@@ -33,8 +32,8 @@ export const transcriptsCreate = defineTool({
     })
     .refine(exactlyOneSource, SOURCE_MESSAGE),
   response: Transcript,
-  async run({ workspace, args }, services, call) {
-    const { config, transcripts } = services;
+  async run({ workspace, args }, deps, call) {
+    const { config, transcripts } = deps;
     const file = await transcripts.receive((space) =>
       receiveSource(args, { ...space, roots: config.agentFileRoots, signal: call.signal }),
     );
@@ -44,12 +43,12 @@ export const transcriptsCreate = defineTool({
       { source: 'transcribe', language: args.language, prompt: args.prompt, options: storedOptions(args) },
     );
     if (!args.wait) return presentTranscript(record);
-    return transcripts.settledReply(await waitFor(workspace.id, record.id, services, call));
+    return transcripts.settledReply(await waitFor(workspace.id, record.id, deps, call));
   },
 });
 
 /** Waits for the transcript, relaying its progress; an aborted call cancels it. */
-async function waitFor(workspaceId: string, id: string, { transcripts }: RouteServices, call: ToolCall) {
+async function waitFor(workspaceId: string, id: string, { transcripts }: ToolDeps, call: ToolCall) {
   const cancel = () => void transcripts.cancel(workspaceId, id).catch(() => undefined);
   call.signal.addEventListener('abort', cancel, { once: true });
   let reported = -1;

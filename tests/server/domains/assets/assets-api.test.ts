@@ -128,14 +128,14 @@ describe('assets API: upload → list → patch → serve → delete', () => {
         type: string;
       }[];
     const before = await list();
-    const usageBefore = await s.srv.services.assets.usage(s.workspaceId);
+    const usageBefore = await s.srv.deps.assets.usage(s.workspaceId);
     expect(usageBefore).toEqual({ assets: before.length, bytes: before.reduce((n, a) => n + a.size, 0) });
     const bytes = await jpeg(600, 400);
     const up = (await s.upload([filePart(bytes, 'photo.jpg', 'image/jpeg')])).json;
     expect((await fetch(`${s.url}/img/thumb/${up.key}`)).status).toBe(200);
     const after = await list();
     expect(after.length).toBe(before.length + 1);
-    expect(await s.srv.services.assets.usage(s.workspaceId)).toEqual({
+    expect(await s.srv.deps.assets.usage(s.workspaceId)).toEqual({
       assets: usageBefore.assets + 1,
       bytes: usageBefore.bytes + bytes.length,
     });
@@ -153,7 +153,7 @@ describe('assets API: upload → list → patch → serve → delete', () => {
     const cacheDir = await readFile(join(s.dataDir, 'cache', 'img', up.key)).catch((e) => e.code);
     expect(cacheDir).toBe('ENOENT');
     expect((await list()).length).toBe(before.length);
-    expect(await s.srv.services.assets.usage(s.workspaceId)).toEqual(usageBefore);
+    expect(await s.srv.deps.assets.usage(s.workspaceId)).toEqual(usageBefore);
   });
 
   it('never shows another workspace’s asset (404), nor lists it', async () => {

@@ -27,9 +27,7 @@ it('creating one fixed asset id twice at once keeps the bytes of the one that ex
     const paths = [0, 1, 2].map((i) => join(dir, `${round}-${i}.bin`));
     for (const path of paths) await writeFile(path, bytes);
     const outcomes = await Promise.allSettled(
-      paths.map((path) =>
-        srv.services.uploads.createFromFile(workspaceId, { id, path, filename: 'same.bin' }),
-      ),
+      paths.map((path) => srv.deps.uploads.createFromFile(workspaceId, { id, path, filename: 'same.bin' })),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes)

@@ -158,9 +158,9 @@ describe('sign-in links', () => {
   it('answers 410 to an expired link and to an unknown token, and sets no cookie', async () => {
     const srv = await startTestServer();
     try {
-      const link = await srv.services.identity.mintSignInLink('late@example.com', srv.url);
+      const link = await srv.deps.identity.mintSignInLink('late@example.com', srv.url);
       const token = new URL(link).searchParams.get('token')!;
-      await srv.services.store.instance(signInLinks).update(hashSecret(token), {
+      await srv.deps.store.instance(signInLinks).update(hashSecret(token), {
         expiresAt: new Date(Date.now() - 1000).toISOString(),
       });
       for (const url of [link, `${srv.url}/auth/callback?token=nope`]) {

@@ -165,7 +165,7 @@ describe.skipIf(!engineBuilt)('realtime sessions', () => {
     expect(transcript.segments.length).toBeGreaterThan(0);
     const ends = transcript.segments.map((s: Json) => s.end);
     expect(Math.max(...ends)).toBeGreaterThan(pcm.length / 32000);
-    const asset = await srv.services.assets.get((await me()).workspace.id, closed.assetId);
+    const asset = await srv.deps.assets.get((await me()).workspace.id, closed.assetId);
     expect(asset).toMatchObject({ type: 'audio', size: 44 + 2 * pcm.length });
   });
 

@@ -37,7 +37,7 @@ describe('instance settings', () => {
 
   it('with the desktop shell’s store, changes are saved for the next start and flagged as needing a restart', async () => {
     const path = join(dir, 'settings.json');
-    srv.services.host.instanceSettings = settingsFile(path);
+    srv.deps.host.instanceSettings = settingsFile(path);
     const res = await patch({ whisperThreads: 4, dataDir: join(dir, 'data') });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
@@ -58,7 +58,7 @@ describe('instance settings', () => {
     const body = await res.json();
     expect(body.running.whisperDevice).toBe('cpu');
     expect(body.saved.whisperDevice).toBe('cpu');
-    expect(srv.services.engine.devicePreference()).toBe('cpu');
+    expect(srv.deps.engine.devicePreference()).toBe('cpu');
     expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')).whisperDevice).toBe('cpu');
   });
 

@@ -203,7 +203,7 @@ describe('desktop sync routes', () => {
     expect(through.status, await through.clone().text()).toBe(200);
     const { workspaceId } = await desktop.createKeyDetails({ services: [] });
     answers = { '/api/v1/sync/changes': { type: 'application/json', body: '{"changes":7}' } };
-    const failed = await desktop.services.sync.desktop.run(workspaceId);
+    const failed = await desktop.deps.sync.desktop.run(workspaceId);
     expect(failed).toMatchObject({
       ok: false,
       offline: false,
@@ -212,7 +212,7 @@ describe('desktop sync routes', () => {
       ),
     });
     answers = {};
-    expect((await desktop.services.sync.desktop.run(workspaceId)).ok).toBe(true);
+    expect((await desktop.deps.sync.desktop.run(workspaceId)).ok).toBe(true);
   });
 
   it('says when the hosted Folio cannot be reached, as a failed run that keeps the last success', async () => {
@@ -224,11 +224,11 @@ describe('desktop sync routes', () => {
       body: JSON.stringify({ remoteUrl: hosted.url, key: hostedKey, enabled: false }),
     });
     const { workspaceId } = await desktop.createKeyDetails({ services: [] });
-    expect((await desktop.services.sync.desktop.run(workspaceId)).ok).toBe(true);
+    expect((await desktop.deps.sync.desktop.run(workspaceId)).ok).toBe(true);
     const lastSuccess = ((await (await api('/api/v1/sync/status')).json()) as Json).lastSuccessAt;
     open.splice(open.indexOf(hosted), 1);
     await hosted.close();
-    const failed = await desktop.services.sync.desktop.run(workspaceId);
+    const failed = await desktop.deps.sync.desktop.run(workspaceId);
     expect(failed).toMatchObject({
       ok: false,
       offline: true,
@@ -265,7 +265,7 @@ describe('background schedule', () => {
     let offline = true;
     const runs: number[] = [];
     const scheduler = createScheduler({
-      store: srv.services.store,
+      store: srv.deps.store,
       now: () => now,
       log: silentLogger,
       run: async () => {
@@ -311,7 +311,7 @@ describe('background schedule', () => {
       offline: false,
       nextRunAt: now + 5 * 60_000,
     });
-    await srv.services.store.collection(syncSettings, workspaceId).update('sync', { enabled: false });
+    await srv.deps.store.collection(syncSettings, workspaceId).update('sync', { enabled: false });
     now += 10 * 60_000;
     await scheduler.tick();
     expect(runs).toHaveLength(10);

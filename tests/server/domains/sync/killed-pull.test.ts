@@ -13,7 +13,7 @@ afterEach(async () => {
 
 /** Puts the desktop's bookkeeping of `recordId` back to what it was while its pull was being written. */
 async function killedWhileWriting(p: SyncPair, recordId: string) {
-  const { store, sync } = p.desktop.services;
+  const { store, sync } = p.desktop.deps;
   const states = store.collection(syncState, p.workspaceId);
   const agreed = (await states.get(`asset:${recordId}`))!;
   expect(agreed.pulling ?? null).toBeNull();

@@ -338,7 +338,7 @@ describe('sync protocol', () => {
     const a = await upload(srv, key, 'one', 'one.txt');
     const b = await upload(srv, key, 'two', 'two.txt');
     await srv.as({ bearer: key })(`/api/v1/assets/${a.id}`, { method: 'DELETE' });
-    const pending = srv.services.store.collection(transcriptsCollection, ws.id);
+    const pending = srv.deps.store.collection(transcriptsCollection, ws.id);
     const at = new Date().toISOString();
     await pending.insert({
       id: 'trn_running',

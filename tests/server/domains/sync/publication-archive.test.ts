@@ -27,7 +27,7 @@ async function publishedAndSynced(p: SyncPair, side: 'desktop' | 'hosted', slug:
 
 /** What a publish killed between its two writes leaves on the desktop, young: a version without its item. */
 async function leaveUnfinishedPublish(p: SyncPair) {
-  const versions = p.desktop.services.store.collection(collectionsOf('diagrams').versions, p.workspaceId);
+  const versions = p.desktop.deps.store.collection(collectionsOf('diagrams').versions, p.workspaceId);
   await versions.insert({
     id: 'dia_unfinished1@1',
     publicationId: 'dia_unfinished1',
@@ -74,8 +74,8 @@ describe('an archive after a new version', TWO_SERVERS, () => {
     await call(api, '/api/v1/artifacts/half-sent', 'PUT', notes('two'));
     await call(api, '/api/v1/artifacts/half-sent/archive', 'POST');
     // What the dead run sent: version 2, as the desktop's kinds make its record.
-    const adapter = desktop.services.sync.kinds.of('artifact-version');
-    const rows = await desktop.services.store.collection(adapter.collection, workspaceId).all({ version: 2 });
+    const adapter = desktop.deps.sync.kinds.of('artifact-version');
+    const rows = await desktop.deps.store.collection(adapter.collection, workspaceId).all({ version: 2 });
     expect(rows).toHaveLength(1);
     const res = await pushDirectly(pair, [
       newVersion(pair, 'artifact-version', rows[0].id, adapter.payload(rows[0])),
@@ -111,10 +111,10 @@ describe('an archive after a new version', TWO_SERVERS, () => {
     pair = await start();
     const { desktop, workspaceId } = pair;
     const api = await publishedAndSynced(pair, 'desktop', 'unanswered');
-    const [item] = await desktop.services.store
+    const [item] = await desktop.deps.store
       .collection(collectionsOf('artifacts').items, workspaceId)
       .all({ slug: 'unanswered' });
-    const states = desktop.services.store.collection(syncState, workspaceId);
+    const states = desktop.deps.store.collection(syncState, workspaceId);
     const sent = (await states.get(`artifact:${item.id}`))!;
     // What a run killed between the item's first push and its answer leaves: the push noted, nothing agreed, and
     // the pull not yet past it.
@@ -125,7 +125,7 @@ describe('an archive after a new version', TWO_SERVERS, () => {
       localHash: '',
       pending: { rev: sent.localSeq, sha256: sent.localHash },
     });
-    await desktop.services.store.collection(syncSettings, workspaceId).update('sync', { remoteSince: 0 });
+    await desktop.deps.store.collection(syncSettings, workspaceId).update('sync', { remoteSince: 0 });
     const unfinished = await leaveUnfinishedPublish(pair);
     await call(api, '/api/v1/artifacts/unanswered/archive', 'POST');
 

@@ -89,8 +89,8 @@ describe('deletes of publications by sync', () => {
     });
     await call(here, '/api/v1/diagrams/mine-stays', 'PUT', { svg: diagramSvg('two') });
     expect((await pair.sync()).ok).toBe(true);
-    const versions = hosted.services.store.collection(
-      hosted.services.sync.kinds.of('diagram-version').collection,
+    const versions = hosted.deps.store.collection(
+      hosted.deps.sync.kinds.of('diagram-version').collection,
       hostedKey.workspaceId,
     );
     const [second] = await versions.all({ version: 2 });

@@ -23,7 +23,7 @@ export const pushDirectly = (p: Pick<SyncPair, 'hosted' | 'hostedKey'>, records:
 
 /** A new version (`<id>@<n>`, never seen by the server) as a push item, hashed as the sender's kinds hash it. */
 export function newVersion(p: Pick<SyncPair, 'hosted'>, kind: SyncKind, id: string, record: Json): Json {
-  return { kind, id, rev: 1, baseSeq: 0, sha256: p.hosted.services.sync.kinds.hash(kind, record), record };
+  return { kind, id, rev: 1, baseSeq: 0, sha256: p.hosted.deps.sync.kinds.hash(kind, record), record };
 }
 
 export type Api = ReturnType<SyncPair['desktop']['as']>;

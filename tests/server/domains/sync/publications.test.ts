@@ -105,7 +105,7 @@ describe('publications between a desktop and a hosted Folio', TWO_SERVERS, () =>
       [1, 'Flow v1'],
     ]);
     // The hosted feed holds the versions before their item.
-    const feed = await hosted.services.store.changes(hostedKey.workspaceId, {
+    const feed = await hosted.deps.store.changes(hostedKey.workspaceId, {
       since: 0,
       limit: 100,
       collections: ['diagrams', 'diagrams-versions'],
@@ -129,7 +129,7 @@ describe('publications between a desktop and a hosted Folio', TWO_SERVERS, () =>
     ).toBe('public');
 
     const head = async () =>
-      (await hosted.services.store.changes(hostedKey.workspaceId, { since: 0, limit: 1 })).head;
+      (await hosted.deps.store.changes(hostedKey.workspaceId, { since: 0, limit: 1 })).head;
     const before = await head();
     expect(await pair.sync()).toMatchObject({ ok: true, counts: {} });
     const full = await pair.sync(true);
@@ -372,8 +372,8 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
   it('a version with an id of the wrong form from the hosted side fails alone; the run goes on', async () => {
     pair = await start();
     const { hosted, hostedKey, desktop, desktopKey } = pair;
-    const versions = hosted.services.store.collection(
-      hosted.services.sync.kinds.of('diagram-version').collection,
+    const versions = hosted.deps.store.collection(
+      hosted.deps.sync.kinds.of('diagram-version').collection,
       hostedKey.workspaceId,
     );
     await versions.insert({
@@ -400,7 +400,7 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
 
   it('a diagram version with script, pushed straight to the hosted API, is refused and nothing is stored', async () => {
     pair = await start();
-    const kinds = pair.hosted.services.sync.kinds;
+    const kinds = pair.hosted.deps.sync.kinds;
     const record = { title: 'Hostile', tags: [], document: hostile, createdAt: new Date().toISOString() };
     const items = [newVersion(pair, 'diagram-version', 'dia_hostile1@1', record)];
     const res = await pushDirectly(pair, items);
@@ -408,7 +408,7 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
     const [result] = ((await res.json()) as Json).results;
     expect(result).toMatchObject({ outcome: 'failed', status: 400 });
     expect(result.error).toMatch(/diagrams cannot run scripts/);
-    const versions = pair.hosted.services.store.collection(
+    const versions = pair.hosted.deps.store.collection(
       kinds.of('diagram-version').collection,
       pair.hostedKey.workspaceId,
     );
@@ -430,8 +430,8 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
       svg: diagramSvg('other'),
     });
     // Written behind the hosted API's back, as a compromised hosted instance could.
-    const versions = hosted.services.store.collection(
-      hosted.services.sync.kinds.of('diagram-version').collection,
+    const versions = hosted.deps.store.collection(
+      hosted.deps.sync.kinds.of('diagram-version').collection,
       hostedKey.workspaceId,
     );
     const all = await versions.all();
@@ -447,8 +447,8 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
     const owner = desktop.as(desktop.owner);
     expect((await owner('/d/from-web.svg')).status).toBe(404);
     expect((await owner('/d/other-web.svg')).status).toBe(200);
-    const here = desktop.services.store.collection(
-      desktop.services.sync.kinds.of('diagram-version').collection,
+    const here = desktop.deps.store.collection(
+      desktop.deps.sync.kinds.of('diagram-version').collection,
       workspaceId,
     );
     expect(await here.get(poisoned.id)).toBeUndefined();
@@ -460,7 +460,7 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
     pair = await start();
     for (let round = 0; round < 3; round++) {
       // As a desktop sends it: the document as its own check stored it.
-      const { document } = await pair.hosted.services.diagrams.check(diagramSvg(`twice ${round}`));
+      const { document } = await pair.hosted.deps.diagrams.check(diagramSvg(`twice ${round}`));
       const record = {
         title: `Twice ${round}`,
         tags: [],
@@ -479,7 +479,7 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
 
   it('a chart version with an expression that leads out of the view is refused; what it claims to measure is not taken', async () => {
     pair = await start();
-    const kinds = pair.hosted.services.sync.kinds;
+    const kinds = pair.hosted.deps.sync.kinds;
     const version = (id: string, spec: Json, derived?: Json) => {
       const record = {
         title: 'Chart',
@@ -513,7 +513,7 @@ describe('documents from the other side are not trusted', TWO_SERVERS, () => {
     ]);
     expect(results[0].error).toMatch(/window/);
     // What was sent beside the spec is not taken: the receiver measures the chart itself.
-    const stored = await pair.hosted.services.store
+    const stored = await pair.hosted.deps.store
       .collection(kinds.of('chart-version').collection, pair.hostedKey.workspaceId)
       .get('cha_oddsize@1');
     expect(stored?.derived).toMatchObject({ width: expect.any(Number), height: expect.any(Number), rows: 1 });

@@ -46,7 +46,7 @@ async function runWaitingOnRetry() {
   });
   expect(put.status).toBe(200);
   gate.state.down = true;
-  const done = desktop.services.sync.desktop.run(workspaceId);
+  const done = desktop.deps.sync.desktop.run(workspaceId);
   while (gate.state.refused === 0) await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 50)); // well into the 60 s wait
   return { desktop, api, done };
@@ -111,7 +111,7 @@ describe('retry waits are jittered', () => {
     const waitsOfOneDesktop = async () => {
       let now = 1_000_000;
       const scheduler = createScheduler({
-        store: srv.services.store,
+        store: srv.deps.store,
         now: () => now,
         log: silentLogger,
         run: async () => failedRun(now),

@@ -105,7 +105,7 @@ describe('sync killed mid-work', () => {
     await connect(desktop, hosted, hostedKey.bearer);
     await desktop.close();
 
-    const uploads = hosted.services.store.collection(chunkedUploads, hostedKey.workspaceId);
+    const uploads = hosted.deps.store.collection(chunkedUploads, hostedKey.workspaceId);
     const args = ['--workspace', workspaceId, '--data-dir', dataDir, '--json'];
     // Killed once the CLI reports its second 32 MiB part sent (it sends them one after another).
     const cut = await runCli([...args, '--verbose'], (proc, output) => {
@@ -236,7 +236,7 @@ describe('sync killed mid-work', () => {
       };
       /** What a publish killed between its two writes leaves on the desktop: version 1, no item. */
       const leaveUnfinishedPublish = (srv: TestServer, id: string) =>
-        srv.services.store.collection(collectionsOf('diagrams').versions, workspaceId).insert({
+        srv.deps.store.collection(collectionsOf('diagrams').versions, workspaceId).insert({
           id: `${id}@1`,
           publicationId: id,
           version: 1,
@@ -401,7 +401,7 @@ describe('sync killed mid-work', () => {
         await desktop.as(desktop.owner)('/api/v1/sync/conflicts?status=all')
       ).json()) as Json;
       expect(conflicts.data).toEqual([]);
-      const staged = hosted.services.store.collection(stagedBlobs, hostedKey.workspaceId);
+      const staged = hosted.deps.store.collection(stagedBlobs, hostedKey.workspaceId);
       expect(await staged.count()).toBe(0);
     },
   );

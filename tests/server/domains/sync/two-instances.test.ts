@@ -85,7 +85,7 @@ describe('sync between a desktop and a hosted Folio', () => {
       ((await (await hosted.as({ bearer: hostedKey.bearer })('/api/v1/sync/info')).json()) as Json).head;
     const seqs = async () =>
       (
-        await desktop.services.store.changes(pair!.workspaceId, {
+        await desktop.deps.store.changes(pair!.workspaceId, {
           since: 0,
           limit: 1000,
           collections: ['assets'],
@@ -214,8 +214,8 @@ describe('sync between a desktop and a hosted Folio', () => {
     pair = await startSyncPair({ services: ['assets'] });
     const { desktop, hosted, desktopKey, hostedKey, workspaceId } = pair;
     await upload(desktop, desktopKey.bearer, 'an asset', 'a.txt');
-    const transcripts = desktop.services.store.collection(
-      desktop.services.sync.kinds.of('transcript').collection,
+    const transcripts = desktop.deps.store.collection(
+      desktop.deps.sync.kinds.of('transcript').collection,
       workspaceId,
     );
     await transcripts.insert(settledTranscript('trn_skipped1', 'ast_none'));
@@ -250,8 +250,8 @@ describe('large records', () => {
       words,
       text: words.map((w) => w.word).join(''),
     };
-    const transcripts = desktop.services.store.collection(
-      desktop.services.sync.kinds.of('transcript').collection,
+    const transcripts = desktop.deps.store.collection(
+      desktop.deps.sync.kinds.of('transcript').collection,
       workspaceId,
     );
     await transcripts.insert(big);

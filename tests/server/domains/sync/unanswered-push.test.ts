@@ -24,7 +24,7 @@ it('an edit after a push whose answer was lost goes over it, with no conflict', 
   const { desktop, hosted, desktopKey, hostedKey, workspaceId } = pair;
   const a = await upload(desktop, desktopKey.bearer, 'notes', 'notes.txt');
   await pair.sync();
-  const states = desktop.services.store.collection(syncState, workspaceId);
+  const states = desktop.deps.store.collection(syncState, workspaceId);
   const before = (await states.get(`asset:${a.id}`))!;
 
   await patch(desktop, desktopKey.bearer, a.id, { displayName: 'First edit' });

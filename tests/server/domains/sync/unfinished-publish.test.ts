@@ -21,7 +21,7 @@ const MINUTES_AGO = (n: number) => new Date(Date.now() - n * 60_000).toISOString
 /** What a publish killed between its two writes leaves: version 1 of `id`, no item. */
 function leaveVersionWithoutItem(srv: TestServer, workspaceId: string, id: string, createdAt: string) {
   const { versions } = collectionsOf('diagrams');
-  return srv.services.store.collection(versions, workspaceId).insert({
+  return srv.deps.store.collection(versions, workspaceId).insert({
     id: `${id}@1`,
     publicationId: id,
     version: 1,
@@ -36,7 +36,7 @@ function leaveVersionWithoutItem(srv: TestServer, workspaceId: string, id: strin
 function finishPublish(srv: TestServer, workspaceId: string, id: string, slug: string) {
   const { items } = collectionsOf('diagrams');
   const at = new Date().toISOString();
-  return srv.services.store.collection(items, workspaceId).insert({
+  return srv.deps.store.collection(items, workspaceId).insert({
     id,
     slug,
     title: 'Never finished',
@@ -87,7 +87,7 @@ describe('a publish killed between its version and its item', () => {
     const pair: SyncPair = await start();
     cleanups.push(() => pair.close());
     const { desktop, hosted, hostedKey, workspaceId } = pair;
-    const hostedVersions = hosted.services.store.collection(
+    const hostedVersions = hosted.deps.store.collection(
       collectionsOf('diagrams').versions,
       hostedKey.workspaceId,
     );
@@ -113,7 +113,7 @@ describe('a publish killed between its version and its item', () => {
     const key = await srv.createKeyDetails({ services: [...SERVICE_NAMES] });
     const { workspaceId } = key;
     await leaveVersionWithoutItem(srv, workspaceId, 'dia_dead3', new Date().toISOString());
-    const { document } = await srv.services.diagrams.check(diagramSvg('arrived'));
+    const { document } = await srv.deps.diagrams.check(diagramSvg('arrived'));
     const arrived = { title: 'Arrived', tags: [], document, createdAt: MINUTES_AGO(60) };
     const res = await pushDirectly({ hosted: srv, hostedKey: key }, [
       newVersion({ hosted: srv }, 'diagram-version', 'dia_waits1@1', arrived),
@@ -124,7 +124,7 @@ describe('a publish killed between its version and its item', () => {
     srv = await startTestServer({ ...ON_FILES, dataDir });
     cleanups.push(() => srv.close());
     await srv.server.sweptAtStart();
-    const versions = srv.services.store.collection(collectionsOf('diagrams').versions, workspaceId);
+    const versions = srv.deps.store.collection(collectionsOf('diagrams').versions, workspaceId);
     expect(await versions.get('dia_dead3@1')).toBeUndefined();
     expect(await versions.get('dia_waits1@1')).toMatchObject({ title: 'Arrived' });
     expect(srv.logs.join('\n')).toMatch(/Swept 1 versions of publishes never finished/);

@@ -68,7 +68,7 @@ describe.skipIf(!engineBuilt)('the transcription queue across workspaces', () =>
       const key = await srv.createKey({ services: ['transcription'] });
       const stuck = await queueTranscript(srv, key, twoMinutes);
       const next = await queueTranscript(srv, key, fx.speechBytes);
-      const engine = await srv.services.engine.engine();
+      const engine = await srv.deps.engine.engine();
       for (let i = 0; i < 600; i++) {
         const seen = (await (
           await srv.as({ bearer: key })(`/api/v1/transcripts/${stuck.id}`)

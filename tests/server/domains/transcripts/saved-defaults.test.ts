@@ -27,7 +27,7 @@ describe.skipIf(!engineBuilt)('saved transcription defaults', () => {
     srv = await startTestServer({ whisperModel: fx.model });
     key = await srv.createKey({ services: ['transcription'] });
     dir = await mkdtemp(join(tmpdir(), 'folio-defaults-'));
-    srv.services.host.instanceSettings = settingsFile(join(dir, 'settings.json'));
+    srv.deps.host.instanceSettings = settingsFile(join(dir, 'settings.json'));
   });
   afterAll(async () => {
     await srv?.close();

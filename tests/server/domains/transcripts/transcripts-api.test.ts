@@ -126,7 +126,7 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
   });
 
   it('answers 413 over 4 MiB, enforced while streaming, and leaves nothing behind', async () => {
-    const assetsBefore = (await srv.services.assets.usage(await workspaceOf())).assets;
+    const assetsBefore = (await srv.deps.assets.usage(await workspaceOf())).assets;
     const transcriptsBefore = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
       .length;
     const big = Buffer.alloc((4 << 20) + 1024, 1);
@@ -142,18 +142,18 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect((await srv.services.assets.usage(await workspaceOf())).assets).toBe(assetsBefore);
+    expect((await srv.deps.assets.usage(await workspaceOf())).assets).toBe(assetsBefore);
     const transcriptsAfter = ((await (await api()('/api/v1/transcripts?limit=200')).json()) as Json).data
       .length;
     expect(transcriptsAfter).toBe(transcriptsBefore);
-    expect(readdirSync(srv.services.store.tmpDir).filter((f) => f.startsWith('upload-'))).toEqual([]);
+    expect(readdirSync(srv.deps.store.tmpDir).filter((f) => f.startsWith('upload-'))).toEqual([]);
   });
 
   it('deletes a transcript with its audio asset; other credentials get 404 and 403', async () => {
     const t = (await (await transcribe(audioForm(fx.speechBytes))).json()) as Json;
     const ws = await workspaceOf();
     const file = `workspaces/${ws}/files/${t.audioAssetId}`;
-    expect(await srv.services.store.blobs.stat(file)).toBeDefined();
+    expect(await srv.deps.store.blobs.stat(file)).toBeDefined();
     const stranger = await srv.signInApproved('stranger@example.com');
     expect((await srv.as(stranger)(`/api/v1/transcripts/${t.id}`)).status).toBe(404);
     const noService = await srv.createKey({ services: ['assets'] });
@@ -164,8 +164,8 @@ describe.skipIf(!engineBuilt)('transcripts API (micro random model)', () => {
 
     expect((await api()(`/api/v1/transcripts/${t.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api()(`/api/v1/transcripts/${t.id}`)).status).toBe(404);
-    await expect(srv.services.assets.get(ws, t.audioAssetId)).rejects.toThrow(/not found/);
-    expect(await srv.services.store.blobs.stat(file)).toBeUndefined();
+    await expect(srv.deps.assets.get(ws, t.audioAssetId)).rejects.toThrow(/not found/);
+    expect(await srv.deps.store.blobs.stat(file)).toBeUndefined();
   });
 
   async function workspaceOf(): Promise<string> {

@@ -30,7 +30,7 @@ describe.skipIf(!engineBuilt)('changing the Whisper device while jobs run', () =
     long = readFileSync(padTo(fx.speech, join(fx.dir, 'long.wav'), 120));
     srv = await startTestServer({ whisperModel: fx.model, whisperThreads: 1 });
     settingsDir = await mkdtemp(join(tmpdir(), 'folio-device-change-'));
-    srv.services.host.instanceSettings = settingsFile(join(settingsDir, 'settings.json'));
+    srv.deps.host.instanceSettings = settingsFile(join(settingsDir, 'settings.json'));
     key = await srv.createKey({ services: ['transcription'] });
   });
   afterAll(async () => {

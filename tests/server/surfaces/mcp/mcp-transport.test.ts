@@ -123,13 +123,13 @@ describe('sessions', () => {
 
   it('a request that is not initialize and names no session opens nothing', async () => {
     const key = await srv.createKey({ services: ['assets'] });
-    const before = srv.services.mcp.sessions.size;
+    const before = srv.deps.mcp.sessions.size;
     const res = await post(
       { authorization: `Bearer ${key}` },
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     );
     expect(res.status).toBe(400);
-    expect(srv.services.mcp.sessions.size).toBe(before);
+    expect(srv.deps.mcp.sessions.size).toBe(before);
   });
 
   it('answers a plain call as one JSON body, and a call that asks for progress as an SSE stream', async () => {
@@ -186,9 +186,8 @@ describe('sessions', () => {
     const live = await connect(srv, key);
     const liveId = (live.transport as { sessionId?: string }).sessionId!;
     // the SDK client opens its GET stream right after initialize; wait until the server holds it
-    while (!srv.services.mcp.sessions.find(liveId, keyId)?.active)
-      await new Promise((r) => setTimeout(r, 10));
-    expect(await srv.services.mcp.sessions.sweep(Date.now() + 31 * 60_000)).toBeGreaterThanOrEqual(1);
+    while (!srv.deps.mcp.sessions.find(liveId, keyId)?.active) await new Promise((r) => setTimeout(r, 10));
+    expect(await srv.deps.mcp.sessions.sweep(Date.now() + 31 * 60_000)).toBeGreaterThanOrEqual(1);
     expect((await ask(idleId)).status).toBe(404);
     expect((await callOk(live, 'assets_list')).data).toEqual([]);
     await live.close();

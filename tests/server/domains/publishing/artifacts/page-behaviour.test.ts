@@ -37,7 +37,7 @@ async function audioWithTranscript(key: string): Promise<{ asset: string; transc
     end: i + 0.8,
     probability: 1,
   }));
-  const transcript = await srv.services.transcripts.createCompleted(me.workspace.id, {
+  const transcript = await srv.deps.transcripts.createCompleted(me.workspace.id, {
     audioAssetId: asset,
     source: 'upload',
     result: {

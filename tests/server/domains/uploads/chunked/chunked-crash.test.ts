@@ -73,7 +73,7 @@ describe.skipIf(!engineBuilt || hostedTests)('chunked complete across a crash', 
       let api = srv.as({ bearer });
       const up = await sendAllParts(api, bytes, 'b.wav');
       // What a process that died inside its complete leaves: the upload taken, with a lease of minutes still to run.
-      const records = srv.services.store.collection(chunkedUploads, workspaceId);
+      const records = srv.deps.store.collection(chunkedUploads, workspaceId);
       const taken = await records.update(up.uploadId, {
         status: 'completing',
         claimUntil: new Date(Date.now() + 10 * 60_000).toISOString(),

@@ -25,7 +25,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
   let srv: TestServer;
   /** Where the file backend keeps an asset's bytes. */
   const assetPath = async (workspaceId: string, assetId: string) =>
-    (await srv.services.assets.localFile(workspaceId, assetId)).path;
+    (await srv.deps.assets.localFile(workspaceId, assetId)).path;
   let key: string;
 
   beforeAll(async () => {
@@ -89,7 +89,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
       const all = readFileSync(join(partsDir(workspaceId, uploadId), 'parts.bin'));
       return all.subarray(index * PART, (index + 1) * PART);
     }
-    return buffer((await srv.services.store.blobs.get(`${partsPrefix(workspaceId, uploadId)}/${index}`))!);
+    return buffer((await srv.deps.store.blobs.get(`${partsPrefix(workspaceId, uploadId)}/${index}`))!);
   };
   const hasParts = async (workspaceId: string, uploadId: string) =>
     hostedTests
@@ -189,7 +189,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await complete(up.uploadId)).status).toBe(200);
   });
 
-  const stats = () => ({ ...srv.services.chunkedUploads.stats });
+  const stats = () => ({ ...srv.deps.chunkedUploads.stats });
   const uploadDir = async (uploadId: string) => {
     const me = (await (await api()('/api/v1/me')).json()) as Json;
     return join(srv.dataDir, 'chunked', me.workspace.id, uploadId);
@@ -353,7 +353,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     const me = (await (await api()('/api/v1/me')).json()) as Json;
     expect(await storedParts(me.workspace.id, up.uploadId)).toEqual([]);
     // a cut-off receive cleans up once the server has seen the socket close, which may come a moment later
-    const scratch = () => readdirSync(srv.services.store.tmpDir).filter((f) => f.startsWith('part-'));
+    const scratch = () => readdirSync(srv.deps.store.tmpDir).filter((f) => f.startsWith('part-'));
     for (const deadline = Date.now() + 5000; scratch().length > 0 && Date.now() < deadline; )
       await new Promise((r) => setTimeout(r, 50));
     expect(scratch()).toEqual([]);
@@ -465,7 +465,7 @@ describe.skipIf(!engineBuilt)('chunked upload', () => {
     expect((await begin({ filename: 'a.wav', contentType: 'audio/wav', size: 2 ** 40 })).status).toBe(413);
     const up = await begin({ filename: 'a.wav', contentType: 'audio/wav', size: (8 << 20) * 2 + 1 });
     expect(up.body).toMatchObject({ partSize: 8 << 20, partCount: 3 });
-    const tmp = readdirSync(srv.services.store.tmpDir).filter((f) => f.startsWith('chunked-'));
+    const tmp = readdirSync(srv.deps.store.tmpDir).filter((f) => f.startsWith('chunked-'));
     expect(tmp).toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
-// Every service the app builds once (app.ts) and hands to route handlers as their second argument.
+// What the app builds once (build-deps.ts, for app.ts): its config and lifecycle, the store, every domain's service,
+// the surfaces' own, the Whisper engine and the render pool. Route handlers get all of it but the store as their
+// second argument (RouteDeps), and are declared with the definers bound to it here, so the transport (http/) never
+// names the app.
 
 import type { Config } from './config.js';
 import type { AssetService } from './domains/assets/service.js';
@@ -19,6 +22,8 @@ import type { WatchedFolderService } from './domains/watched-folders/service.js'
 import type { WorkspaceService } from './domains/workspaces/service.js';
 import type { RenderPool } from './engines/render/render-pool.js';
 import type { ActiveEngine } from './engines/whisper/active-engine.js';
+import { routeDefiners } from './http/define-route.js';
+import { socketDefiner } from './http/mount-sockets.js';
 import type { Store } from './store/types.js';
 import type { DashboardSource } from './surfaces/home/dashboard-files.js';
 import type { McpService } from './surfaces/mcp/service.js';
@@ -39,11 +44,12 @@ export type HostHooks = {
 /** Things to stop when the server closes (timers, workers, sockets); `closing` turns true once it starts to. */
 export type Lifecycle = { onClose(stop: () => Promise<void> | void): void; closing(): boolean };
 
-export type Services = {
+/** What every route handler gets as its second argument (a socket handler as its third): everything built but the
+ * raw store, which only the services read. */
+export type RouteDeps = {
   lifecycle: Lifecycle;
   host: HostHooks;
   config: Config;
-  store: Store;
   identity: IdentityService;
   workspaces: WorkspaceService;
   keys: KeyService;
@@ -72,8 +78,9 @@ export type Services = {
   artifacts: ArtifactService;
 };
 
-// The services route handlers receive (server/http/route-services.ts names the interface; this fills it in): every
-// service but the raw store, which only services read.
-declare module './http/route-services.js' {
-  interface RouteServices extends Omit<Services, 'store'> {}
-}
+/** Everything the app built: what route handlers get, and the store beneath it. */
+export type Deps = RouteDeps & { store: Store };
+
+/** How routes and WebSocket routes are declared: their handlers get RouteDeps. */
+export const { defineRoute, defineRawRoute } = routeDefiners<RouteDeps>();
+export const defineSocket = socketDefiner<RouteDeps>();

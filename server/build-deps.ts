@@ -1,8 +1,9 @@
-// Builds every service once, each with what it needs, in dependency order: the store, accounts, assets, the
-// Whisper engine of the instance, then what runs on it. Domains register their usage and clean-up with
-// workspaces here; the sweeper's list is jobs/sweeps.ts.
+// Builds the app's deps (deps.ts) once: every service, each with what it needs, in dependency order: the store,
+// accounts, assets, the Whisper engine of the instance, then what runs on it. Domains register their usage and
+// clean-up with workspaces here; the sweeper's list is jobs/sweeps.ts.
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import type { Deps, HostHooks, Lifecycle } from './deps.js';
 import { createAssetService } from './domains/assets/service.js';
 import { createIdentityService } from './domains/identity/service.js';
 import { createKeyService } from './domains/keys/service.js';
@@ -27,7 +28,6 @@ import { createActiveEngine } from './engines/whisper/active-engine.js';
 import { ffmpegChooser } from './engines/whisper/ffmpeg-binary.js';
 import type { CredentialResolvers } from './http/authenticate.js';
 import type { Logger } from './log.js';
-import type { HostHooks, Lifecycle, Services } from './services.js';
 import type { Store } from './store/types.js';
 import { createMcpService } from './surfaces/mcp/service.js';
 import { createNodeStatus } from './surfaces/reference/node-status.js';
@@ -35,13 +35,13 @@ import { createReferenceService } from './surfaces/reference/service.js';
 import { capabilities, namedRoutes, renderTaskModules } from './surfaces/route-table.js';
 import { APP_VERSION } from './version.js';
 
-export function buildServices(
+export function buildDeps(
   config: Config,
   store: Store,
   lifecycle: Lifecycle,
   log: Logger,
   extras: { secretBox?: SecretBox; renderModules?: string[]; host?: HostHooks } = {},
-): Services {
+): Deps {
   const host: HostHooks = extras.host ?? {}; // the desktop shell may hand its settings store over later
   const workspaces = createWorkspaceService({ store });
   const keys = createKeyService({ store });
@@ -170,7 +170,7 @@ export function buildServices(
   lifecycle.onClose(() => sync.desktop.close());
 
   const reference = createReferenceService({ capabilities, routes: namedRoutes(), version: APP_VERSION });
-  const services: Services = {
+  const deps: Deps = {
     lifecycle,
     host,
     config,
@@ -199,27 +199,27 @@ export function buildServices(
       capabilities,
       version: APP_VERSION,
       lifecycle,
-      invoke: () => ({ resolvers: resolversOf(services), workspaces, services }),
+      invoke: () => ({ resolvers: resolversOf(deps), workspaces, routeDeps: deps }),
       log,
     }),
   };
-  return services;
+  return deps;
 }
 
 /** How each credential on a request is recognised: the session cookie, an API key, the grants. */
-export function resolversOf(services: Services): CredentialResolvers {
+export function resolversOf(deps: Deps): CredentialResolvers {
   return {
-    session: services.identity.resolveSession,
-    key: services.keys.resolve,
-    grants: [services.uploads.grants, services.realtime.grants],
+    session: deps.identity.resolveSession,
+    key: deps.keys.resolve,
+    grants: [deps.uploads.grants, deps.realtime.grants],
   };
 }
 
 /**
- * Start-up work after the services exist: report an unusable --whisper-model, resume the transcription queue, watch
+ * Start-up work once the deps are built: report an unusable --whisper-model, resume the transcription queue, watch
  * the watched folders (importing what arrived while stopped), run the background sync of opted-in workspaces.
  */
-export async function startServices({ engine, transcripts, watchedFolders, sync }: Services): Promise<void> {
+export async function startDeps({ engine, transcripts, watchedFolders, sync }: Deps): Promise<void> {
   await engine.checkAtStart();
   await transcripts.start();
   await watchedFolders.start();
