@@ -22,10 +22,10 @@ const build = () =>
 const service = build();
 const viewer = { kind: 'key' as const, keyId: 'k', workspaceId: 'w', services: ['assets' as const] };
 const costs = {
-  toolsInProcess: service.tools.length,
-  catalogUs: time(20, build),
+  toolsInProcess: service.catalog().tools.length,
+  catalogUs: time(20, () => build().catalog()),
   sessionServerUs: time(300, () =>
-    createSessionServer(service.catalog, viewer, { deps: invoke(), log: console, version: 'bench' }),
+    createSessionServer(service.catalog(), viewer, { deps: invoke(), log: console, version: 'bench' }),
   ),
   requestTransportUs: time(3000, () => new StreamableHTTPServerTransport({ enableJsonResponse: true })),
 };

@@ -51,15 +51,21 @@ export function createMcpService(deps: McpServiceDeps) {
     ...deps.options,
   };
   const { log } = deps;
-  const tools = buildTools(deps.routes);
-  const catalog: McpCatalog = {
-    tools,
-    definitions: new Map(tools.map((t) => [t.name, t.definition])),
-    fixed: fixedResources(deps.capabilities, deps.routes, tools),
-    templates: templateResources(tools, deps.routes),
-    prompts,
+  // Built at the first session, not at start: the tools' JSON Schemas are most of a start's 100 ms here.
+  let built: McpCatalog | undefined;
+  const catalog = (): McpCatalog => {
+    if (built) return built;
+    const tools = buildTools(deps.routes);
+    built = {
+      tools,
+      definitions: new Map(tools.map((t) => [t.name, t.definition])),
+      fixed: fixedResources(deps.capabilities, deps.routes, tools),
+      templates: templateResources(tools, deps.routes),
+      prompts,
+    };
+    attachViews(built);
+    return built;
   };
-  attachViews(catalog);
   const sessions = createSessionRegistry({ idleMs, max: maxSessions });
   const sweeper = setInterval(() => void sessions.sweep(), Math.min(idleMs, 60_000));
   sweeper.unref();
@@ -73,7 +79,7 @@ export function createMcpService(deps: McpServiceDeps) {
     if (body === undefined) throw unsupportedMediaType('Send MCP messages as application/json');
     if (methodOf(body) !== 'initialize')
       throw badRequest('Send the Mcp-Session-Id header this server gave at initialize, or initialize first');
-    const server = createSessionServer(catalog, viewer, { deps: deps.invoke(), log, version: deps.version });
+    const server = createSessionServer(catalog(), viewer, { deps: deps.invoke(), log, version: deps.version });
     const transport = new SessionTransport(randomUUID(), bodyBytes);
     const session: Session = {
       id: transport.sessionId,
@@ -119,7 +125,7 @@ export function createMcpService(deps: McpServiceDeps) {
     return reply.handled();
   }
 
-  return { handle, tools, catalog, sessions };
+  return { handle, catalog, sessions };
 }
 
 /** The JSON-RPC method of the one message in `body` (a batch of one counts as that message). */
