@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../server/log.js';
+import { benchAssetRow } from './asset-row.js';
 
 const [tree, dataDir, assetsArg, secondsArg] = process.argv.slice(2);
 const count = Number(assetsArg);
@@ -26,24 +27,8 @@ const WS = 'ws_bench';
 const db = join(dataDir, 'workspaces', WS, 'db');
 const store = await openFileStore({ dataDir, fsync: false, log: silentLogger });
 
-const assetRow = (n: number) => {
-  const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
-  const named = { displayName: `Photo ${n}`, filename: `photo-${n}.png`, tags: ['bench', `t${n % 10}`] };
-  return {
-    id: `ast_seed${String(n).padStart(15, '0')}`,
-    key: `k${String(n).padStart(20, '0')}`,
-    ...named,
-    type: 'image' as const,
-    size: 1000 + n,
-    contentType: 'image/png',
-    sha256: 'a'.repeat(64),
-    width: 640,
-    height: 480,
-    searchText: searchTextOf(named),
-    createdAt: at,
-    updatedAt: at,
-  };
-};
+const assetRow = (n: number) =>
+  benchAssetRow(n, { key: (k) => `k${String(k).padStart(20, '0')}`, searchTextOf });
 const upload = (n: number) =>
   store.unitOfWork(WS, async (tx) => {
     await tx.collection(assetsCollection).insert(assetRow(n));

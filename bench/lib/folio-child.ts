@@ -13,6 +13,7 @@ import { newAssetKey } from '../../server/domains/assets/asset-key.js';
 import { assetsCollection, searchTextOf } from '../../server/domains/assets/collections.js';
 import { apiKeys } from '../../server/domains/keys/collections.js';
 import { mintSecret } from '../../server/domains/keys/secret.js';
+import { benchAssetRow } from './asset-row.js';
 
 const [dataDir, fsyncArg, seedArg, assetsArg] = process.argv.slice(2);
 const fsync = fsyncArg === '1';
@@ -64,25 +65,9 @@ for (let start = 0; start < seed; start += 1000) {
 }
 const assets = server.deps.store.collection(assetsCollection, me.workspace.id);
 for (let start = 0; start < seedAssets; start += 1000) {
-  const batch = Array.from({ length: Math.min(1000, seedAssets - start) }, (_, j) => {
-    const n = start + j;
-    const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
-    const named = { displayName: `Photo ${n}`, filename: `photo-${n}.png`, tags: ['bench', `t${n % 10}`] };
-    return assets.insert({
-      id: `ast_seed${String(n).padStart(15, '0')}`,
-      key: newAssetKey(),
-      ...named,
-      type: 'image',
-      size: 1000 + n,
-      contentType: 'image/png',
-      sha256: 'a'.repeat(64),
-      width: 640,
-      height: 480,
-      searchText: searchTextOf(named),
-      createdAt: at,
-      updatedAt: at,
-    });
-  });
+  const batch = Array.from({ length: Math.min(1000, seedAssets - start) }, (_, j) =>
+    assets.insert(benchAssetRow(start + j, { key: newAssetKey, searchTextOf })),
+  );
   await Promise.all(batch);
 }
 await server.close();

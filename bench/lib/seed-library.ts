@@ -5,6 +5,7 @@
 // each, closes the store, and prints one JSON line: { key, workspaceId }.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { benchAssetRow } from './asset-row.js';
 
 const [tree, dataDir, countArg] = process.argv.slice(2);
 const count = Number(countArg ?? 0);
@@ -38,25 +39,9 @@ const filesDir = join(dataDir, 'workspaces', workspaceId, 'files');
 await mkdir(filesDir, { recursive: true });
 for (let start = 0; start < count; start += 1000) {
   const batch = Array.from({ length: Math.min(1000, count - start) }, async (_, j) => {
-    const n = start + j;
-    const id = `ast_seed${String(n).padStart(15, '0')}`;
-    const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
-    const named = { displayName: `Photo ${n}`, filename: `photo-${n}.png`, tags: ['bench', `t${n % 10}`] };
-    await writeFile(join(filesDir, id), `bytes of ${n}`);
-    await assets.insert({
-      id,
-      key: newAssetKey(),
-      ...named,
-      type: 'image',
-      size: 1000 + n,
-      contentType: 'image/png',
-      sha256: 'a'.repeat(64),
-      width: 640,
-      height: 480,
-      searchText: searchTextOf(named),
-      createdAt: at,
-      updatedAt: at,
-    });
+    const row = benchAssetRow(start + j, { key: newAssetKey, searchTextOf });
+    await writeFile(join(filesDir, row.id), `bytes of ${start + j}`);
+    await assets.insert(row);
   });
   await Promise.all(batch);
 }
