@@ -143,7 +143,7 @@ export default function TranscriptsScreen() {
                   className={`transcript-row${t.id === id ? ' selected' : ''}`}
                   aria-current={t.id === id || undefined}
                 >
-                  <span className="transcript-icon" aria-hidden>
+                  <span className="row-icon" aria-hidden>
                     <FileAudio size={16} />
                   </span>
                   <span className="transcript-main">

@@ -72,7 +72,7 @@ function FolderRow({ folder, workspace }: { folder: WatchedFolder; workspace?: s
   ].filter(Boolean);
   return (
     <li className="watched-row">
-      <span className="watched-icon" aria-hidden>
+      <span className="row-icon" aria-hidden>
         <FolderOpen size={16} />
       </span>
       <div className="watched-main">
