@@ -14,6 +14,8 @@ export type StartFigures = {
   me: number;
   firstPage: number;
   maxStallMs: number;
+  /** The longest stall once the server listens (the whole life's includes loading the modules). */
+  servingStallMs: number;
   peakRssMb: number;
 };
 
@@ -21,7 +23,7 @@ export type RunningServer = {
   url: string;
   child: ChildProcess;
   /** SIGTERM, then the monitor's figures for the whole life of the process. */
-  stop(): Promise<{ maxMs: number; p99Ms: number; peakRssMb: number }>;
+  stop(): Promise<{ maxMs: number; p99Ms: number; servingMaxMs: number; peakRssMb: number }>;
 };
 
 /** Starts `tree`'s built server on `dataDir`; resolves once it prints its listening line. */
@@ -56,7 +58,7 @@ export async function spawnBuilt(
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      return JSON.parse(monitor || '{"maxMs":-1,"p99Ms":-1,"peakRssMb":-1}');
+      return JSON.parse(monitor || '{"maxMs":-1,"p99Ms":-1,"servingMaxMs":-1,"peakRssMb":-1}');
     },
   };
 }
@@ -81,13 +83,14 @@ export async function timeStart(tree: string, dataDir: string, key: string): Pro
   ]);
   // Sweeps run after listening: let them finish inside the monitored life before stopping.
   await new Promise((r) => setTimeout(r, 3000));
-  const { maxMs, peakRssMb } = await server.stop();
+  const { maxMs, servingMaxMs, peakRssMb } = await server.stop();
   return {
     listening: server.listeningAt - server.startedAt,
     ready,
     me,
     firstPage,
     maxStallMs: maxMs,
+    servingStallMs: servingMaxMs,
     peakRssMb,
   };
 }
