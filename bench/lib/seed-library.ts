@@ -19,7 +19,9 @@ const { assetsCollection, searchTextOf } = (await import(
 const limits = { rateLimitPerMinute: 1e9, rateLimitBurst: 1e9 };
 const server = await createServer({ port: 0, dataDir, fsync: false, limits }, () => {});
 const { url } = await server.listen();
-const link = await server.deps.identity.mintSignInLink(server.config.ownerEmail, url, {
+// What the app built is `deps`, named `services` in older versions (a `--before` tree).
+const deps = server.deps ?? (server as unknown as { services: typeof server.deps }).services;
+const link = await deps.identity.mintSignInLink(server.config.ownerEmail, url, {
   announce: false,
 });
 const cookie = (await fetch(link, { redirect: 'manual' })).headers.getSetCookie()[0].split(';')[0];
@@ -34,7 +36,7 @@ const made = await fetch(`${url}/api/v1/api-keys`, {
 const { secret } = (await made.json()) as { secret: string };
 
 const workspaceId = me.workspace.id;
-const assets = server.deps.store.collection(assetsCollection, workspaceId);
+const assets = deps.store.collection(assetsCollection, workspaceId);
 const filesDir = join(dataDir, 'workspaces', workspaceId, 'files');
 await mkdir(filesDir, { recursive: true });
 for (let start = 0; start < count; start += 1000) {
