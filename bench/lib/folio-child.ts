@@ -66,7 +66,7 @@ for (let start = 0; start < seed; start += 1000) {
 const assets = server.deps.store.collection(assetsCollection, me.workspace.id);
 for (let start = 0; start < seedAssets; start += 1000) {
   const batch = Array.from({ length: Math.min(1000, seedAssets - start) }, (_, j) =>
-    assets.insert(benchAssetRow(start + j, { key: newAssetKey, searchTextOf })),
+    assets.insert(benchAssetRow(start + j, { key: () => newAssetKey(), searchTextOf })),
   );
   await Promise.all(batch);
 }

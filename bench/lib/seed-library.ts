@@ -41,7 +41,7 @@ const filesDir = join(dataDir, 'workspaces', workspaceId, 'files');
 await mkdir(filesDir, { recursive: true });
 for (let start = 0; start < count; start += 1000) {
   const batch = Array.from({ length: Math.min(1000, count - start) }, async (_, j) => {
-    const row = benchAssetRow(start + j, { key: newAssetKey, searchTextOf });
+    const row = benchAssetRow(start + j, { key: () => newAssetKey(), searchTextOf });
     await writeFile(join(filesDir, row.id), `bytes of ${start + j}`);
     await assets.insert(row);
   });
