@@ -83,6 +83,8 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const opened = new Map<string, Opened>();
   let closed = false;
   const registries = new Map<string, UniqueRegistry<Row>>();
+  /** Workspaces dropped so far: a registry built over turns during a drop may hold its rows, and is not kept. */
+  let dropsSeen = 0;
   /** Each workspace's change feed. */
   const feeds = new Map<string, ChangeFeed>();
 
@@ -316,18 +318,20 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
       feeds.delete(workspaceId);
       await units.forget(workspaceId);
       for (const registry of registries.values()) registry.forgetScope(workspaceId);
+      dropsSeen++;
       await rm(join(dataDir, 'workspaces', workspaceId), { recursive: true, force: true });
     },
     async prepareIndexes(specs) {
       for (const spec of specs) {
         if (!spec.unique?.length || registries.has(spec.name)) continue;
         const registry = createUniqueRegistry(spec);
+        const drops = dropsSeen;
         let done = 0;
         for (const row of rowsOfEvery(spec.name, registry)) {
           row();
           if (++done % 1_000 === 0) await nextTurn();
         }
-        if (!registries.has(spec.name)) registries.set(spec.name, registry);
+        if (!registries.has(spec.name) && drops === dropsSeen) registries.set(spec.name, registry);
       }
     },
     async fillFindIndexes(specs) {
