@@ -79,7 +79,11 @@ export function createMcpService(deps: McpServiceDeps) {
     if (body === undefined) throw unsupportedMediaType('Send MCP messages as application/json');
     if (methodOf(body) !== 'initialize')
       throw badRequest('Send the Mcp-Session-Id header this server gave at initialize, or initialize first');
-    const server = createSessionServer(catalog(), viewer, { deps: deps.invoke(), log, version: deps.version });
+    const server = createSessionServer(catalog(), viewer, {
+      deps: deps.invoke(),
+      log,
+      version: deps.version,
+    });
     const transport = new SessionTransport(randomUUID(), bodyBytes);
     const session: Session = {
       id: transport.sessionId,
