@@ -220,15 +220,11 @@ export async function openFileStore(options: FileStoreOptions): Promise<Store> {
     let collection = opened.get(id);
     if (!collection) {
       // The registry is built at the first write or check, not at open: a read never waits for every row's keys.
+      let scoped: UniqueIndexes<Row> | undefined;
+      const registered = () => (scoped ??= registryOf(spec as CollectionSpec<Row>).forScope(scope));
       const unique: UniqueIndexes<Row> = {
-        check: (next, current) =>
-          registryOf(spec as CollectionSpec<Row>)
-            .forScope(scope)
-            .check(next, current),
-        replace: (previous, next) =>
-          registryOf(spec as CollectionSpec<Row>)
-            .forScope(scope)
-            .replace(previous, next),
+        check: (next, current) => registered().check(next, current),
+        replace: (previous, next) => registered().replace(previous, next),
       };
       let start = loaded.get(id);
       if (!start) {
