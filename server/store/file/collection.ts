@@ -107,9 +107,9 @@ export function createFileCollection<T extends Row>(
       // Sorting k candidates costs about what reading rows in order until a page's 51 matches (51 · n / k rows)
       // does when k² ≈ 51 · n: past that, the rows are read in order, each first looked up among the ids.
       const limit = Math.max(1000, Math.round(Math.sqrt(64 * rows.size)));
-      const ids = findIndex.candidates(query, limit);
-      if (!ids) return undefined;
-      return ids instanceof Set && ids.size <= limit ? { few: rowsOf(ids) } : { among: ids };
+      const found = findIndex.candidates(query, limit);
+      if (!found) return undefined;
+      return found.ids ? { few: rowsOf(found.ids) } : { among: found };
     },
   };
   function* rowsOf(ids: Iterable<string>): Iterable<T> {

@@ -1,15 +1,19 @@
-// What narrows a list query before any row is read: the ids holding each value of a `text[]` field (tags), and
-// the ids whose searched fields contain each trigram of their lower-cased text. A rare search or tag then reads
+// What narrows a list query before any row is read: the rows holding each value of a `text[]` field (tags), and
+// the rows whose searched fields contain each trigram of their lower-cased text. A rare search or tag then reads
 // its few candidate rows instead of every row (bench/README.md "Scale"). Candidates are a superset: the query
 // still tests each one in full, so the index can only make a page faster, never different. Filled once the server
 // serves, or at a collection's first narrowing query, in slices that yield (until then queries read rows as before),
 // and kept current by every change to memory (collection.ts `apply`).
+//
+// Rows are numbered, and each key's rows are held as ascending numbers in a typed array (postings.ts): at 100,000
+// rows that is millions of entries, which as sets of id strings were ~90 MB of objects for the collector to trace
+// and pauses of 25–30 ms while they grew.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CollectionSpec, Condition, ListQuery, Row } from '../types.js';
+import { type Found, intersect, listed, Postings, unite } from './postings.js';
 
-type Ids = Set<string>;
-/** A set of ids, or a test standing for one that was not worth making (`size`: at most that many). */
-export type IdLookup = Pick<Ids, 'size' | 'has'>;
+/** What the index says of the rows a query can match: a test of any id, and the ids themselves when it has them. */
+export type IdLookup = { size: number; has(id: string): boolean; ids?: string[] };
 
 /** Marks a text's two ends, so texts under three characters still have trigrams and a short needle finds them. */
 const START = '\u0002';
@@ -20,25 +24,27 @@ export type FindIndex<T extends Row> = {
   /** Indexes every row of `rows` a slice at a time, until `stopped`; queries use the index once it resolves. */
   fill(rows: Map<string, T>, stopped?: () => boolean): Promise<void>;
   /**
-   * The ids that can match `query` where an index narrows it, as a set when there are at most `limit`, else as a
+   * The rows that can match `query` where an index narrows it, listed when there are at most `limit`, else as a
    * test; undefined where none does, or where even the test would cost more than reading rows (a union past
    * `limit`).
    */
   candidates(query: Pick<ListQuery<T>, 'where' | 'search'>, limit: number): IdLookup | undefined;
 };
 
-function* trigramsOf(text: string): Iterable<string> {
+function trigramsOf(text: string): string[] {
   const padded = `${START}${text}${END}`;
-  for (let at = 0; at + 3 <= padded.length; at++) yield padded.slice(at, at + 3);
+  const grams: string[] = [];
+  for (let at = 0; at + 3 <= padded.length; at++) grams.push(padded.slice(at, at + 3));
+  return grams;
 }
 
-function valuesOf(row: Row | undefined, field: string): string[] {
-  const value = (row as Record<string, unknown> | undefined)?.[field];
+function valuesOf(row: Row, field: string): string[] {
+  const value = (row as Record<string, unknown>)[field];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function textOf(row: Row | undefined, field: string): string | undefined {
-  const value = (row as Record<string, unknown> | undefined)?.[field];
+function textOf(row: Row, field: string): string | undefined {
+  const value = (row as Record<string, unknown>)[field];
   return typeof value === 'string' ? value.toLowerCase() : undefined;
 }
 
@@ -49,11 +55,11 @@ const piecesOf = (gram: string) =>
   );
 
 /**
- * One map from key to the ids that hold it. With `pieces`, also each key's short pieces to the keys holding them,
- * so a one- or two-character search finds its trigrams without reading every key.
+ * One field's keys, each to the rows holding it. With `pieces`, also each key's short pieces to the keys holding
+ * them, so a one- or two-character search finds its trigrams without reading every key.
  */
-function createPostings(pieces = false) {
-  const map = new Map<string, Ids>();
+function createKeys(pieces = false) {
+  const map = new Map<string, Postings>();
   const keysWith = new Map<string, Set<string>>();
   const file = (key: string, edit: 'add' | 'delete') => {
     for (const piece of piecesOf(key)) {
@@ -68,53 +74,24 @@ function createPostings(pieces = false) {
   return {
     map,
     keysWith: (piece: string) => keysWith.get(piece) ?? [],
-    add(key: string, id: string) {
-      const ids = map.get(key);
-      if (ids) return void ids.add(id);
-      map.set(key, new Set([id]));
+    add(key: string, row: number) {
+      const rows = map.get(key);
+      if (rows) return rows.add(row);
+      map.set(key, Postings.of(row));
       if (pieces) file(key, 'add');
     },
-    delete(key: string, id: string) {
-      const ids = map.get(key);
-      if (!ids) return;
-      ids.delete(id);
-      if (ids.size > 0) return;
+    delete(key: string, row: number) {
+      const rows = map.get(key);
+      if (!rows) return;
+      rows.delete(row);
+      if (rows.size > 0) return;
       map.delete(key);
       if (pieces) file(key, 'delete');
     },
   };
 }
 
-type Postings = ReturnType<typeof createPostings>;
-
-/**
- * Ids in every set. When the smallest holds at most `limit`, read from it, so the cost is its size; else a test
- * of each id against every set, which a read of rows in order asks only until its page is full. A lone set is
- * answered as it is, never copied: callers only read it.
- */
-function intersect(sets: IdLookup[], limit: number): IdLookup | undefined {
-  const [smallest, ...others] = [...sets].sort((a, b) => a.size - b.size);
-  if (!smallest) return undefined;
-  if (others.length === 0) return smallest;
-  if (smallest.size > limit || !(smallest instanceof Set))
-    return { size: smallest.size, has: (id) => sets.every((set) => set.has(id)) };
-  const found = new Set<string>();
-  for (const id of smallest as Ids) if (others.every((set) => set.has(id))) found.add(id);
-  return found;
-}
-
-/** Ids in any set, or undefined as soon as there would be more than `limit`; a lone set as it is. */
-function unite(sets: IdLookup[], limit: number): IdLookup | undefined {
-  if (sets.length === 1) return sets[0];
-  const found = new Set<string>();
-  for (const set of sets) {
-    if (!(set instanceof Set)) return undefined;
-    if (set.size > limit) return undefined;
-    for (const id of set) found.add(id);
-    if (found.size > limit) return undefined;
-  }
-  return found;
-}
+type Keys = ReturnType<typeof createKeys>;
 
 /** Whether the index can narrow `query`: a search, or a tag condition (`hasAll`/`hasAny` on a `text[]` field). */
 export function canNarrow<T extends Row>(
@@ -138,77 +115,130 @@ export const hasFindFields = <T extends Row>(spec: CollectionSpec<T>) =>
 /** How long filling holds the event loop before it yields a turn; the clock is read every 50 rows. */
 const FILL_SLICE_MS = 8;
 
+/** Row ids to small numbers and back; a removed row's number is given to the next new one. */
+function createNumbering() {
+  const numberOf = new Map<string, number>();
+  const idAt: (string | undefined)[] = [];
+  const free: number[] = [];
+  return {
+    numberOf: (id: string) => numberOf.get(id),
+    idAt: (n: number) => idAt[n]!,
+    take(id: string) {
+      let n = numberOf.get(id);
+      if (n !== undefined) return n;
+      n = free.pop() ?? idAt.length;
+      idAt[n] = id;
+      numberOf.set(id, n);
+      return n;
+    },
+    release(id: string) {
+      const n = numberOf.get(id);
+      if (n === undefined) return;
+      numberOf.delete(id);
+      idAt[n] = undefined;
+      free.push(n);
+    },
+  };
+}
+
 export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindIndex<T> {
   let filled = false;
+  const numbering = createNumbering();
   const listFields = Object.entries(spec.fields)
     .filter(([, type]) => type === 'text[]')
     .map(([field]) => field);
-  const values = new Map<string, Postings>(listFields.map((field) => [field, createPostings()]));
-  const grams = new Map<string, Postings>((spec.search ?? []).map((field) => [field, createPostings(true)]));
+  const values = new Map<string, Keys>(listFields.map((field) => [field, createKeys()]));
+  const grams = new Map<string, Keys>((spec.search ?? []).map((field) => [field, createKeys(true)]));
 
-  function change(row: T | undefined, edit: 'add' | 'delete') {
-    if (!row) return;
-    for (const [field, postings] of values)
-      for (const value of valuesOf(row, field)) postings[edit](value, row.id);
-    for (const [field, postings] of grams) {
+  /** Every field's keys of `row`: its list values, and the trigrams of its searched text. */
+  function keysOf(row: T): Array<[Keys, string[]]> {
+    const found: Array<[Keys, string[]]> = [];
+    for (const [field, keys] of values) found.push([keys, valuesOf(row, field)]);
+    for (const [field, keys] of grams) {
       const text = textOf(row, field);
-      if (text !== undefined) for (const gram of trigramsOf(text)) postings[edit](gram, row.id);
+      found.push([keys, text === undefined ? [] : trigramsOf(text)]);
+    }
+    return found;
+  }
+
+  function add(row: T) {
+    const n = numbering.take(row.id);
+    for (const [keys, found] of keysOf(row)) for (const key of found) keys.add(key, n);
+  }
+
+  function remove(row: T) {
+    const n = numbering.numberOf(row.id);
+    if (n === undefined) return;
+    for (const [keys, found] of keysOf(row)) for (const key of found) keys.delete(key, n);
+    numbering.release(row.id);
+  }
+
+  /** An edit touches only the keys it changes: a common trigram's rows are a long array to shift. */
+  function edit(previous: T, next: T) {
+    const n = numbering.take(next.id);
+    const before = keysOf(previous);
+    for (const [i, [keys, after]] of keysOf(next).entries()) {
+      const was = before[i]![1];
+      const kept = new Set(after);
+      for (const key of was) if (!kept.has(key)) keys.delete(key, n);
+      for (const key of after) keys.add(key, n);
     }
   }
 
-  /** Ids whose list field can satisfy `condition`; undefined when the condition is not one the index answers. */
-  function byValues(field: string, condition: Condition | undefined, limit: number): IdLookup | undefined {
-    const postings = values.get(field);
-    if (!postings || condition === null || typeof condition !== 'object') return undefined;
-    const setOf = (value: string) => postings.map.get(value) ?? new Set<string>();
+  /** Rows whose list field can satisfy `condition`; undefined when the condition is not one the index answers. */
+  function byValues(field: string, condition: Condition | undefined, limit: number): Found | undefined {
+    const keys = values.get(field);
+    if (!keys || condition === null || typeof condition !== 'object') return undefined;
+    const rowsOf = (value: string) => keys.map.get(value) ?? Postings.none;
     if ('hasAll' in condition && condition.hasAll.length)
-      return intersect(condition.hasAll.map(setOf), limit);
-    if ('hasAny' in condition) return unite(condition.hasAny.map(setOf), limit);
+      return intersect(condition.hasAll.map(rowsOf), limit);
+    if ('hasAny' in condition) return unite(condition.hasAny.map(rowsOf), limit);
     return undefined;
   }
 
-  /** Ids whose field holds every trigram of `needle`; for a needle under three characters, any gram holding it. */
-  function byText(field: string, needle: string, limit: number): IdLookup | undefined {
-    const postings = grams.get(field);
-    if (!postings) return undefined;
+  /** Rows whose field holds every trigram of `needle`; for a needle under three characters, any gram holding it. */
+  function byText(field: string, needle: string, limit: number): Found | undefined {
+    const keys = grams.get(field);
+    if (!keys) return undefined;
     if (needle.length >= 3) {
-      const sets: Ids[] = [];
+      const sets: Found[] = [];
       for (const gram of trigramsOf(needle)) {
         if (gram.includes(START) || gram.includes(END)) continue;
-        const ids = postings.map.get(gram);
-        if (!ids) return new Set();
-        sets.push(ids);
+        const rows = keys.map.get(gram);
+        if (!rows) return Postings.none;
+        sets.push(rows);
       }
       return intersect(sets, limit);
     }
-    const holding: Ids[] = [];
+    const holding: Found[] = [];
     let total = 0;
-    for (const gram of postings.keysWith(needle)) {
-      const ids = postings.map.get(gram)!;
-      total += ids.size;
+    for (const gram of keys.keysWith(needle)) {
+      const rows = keys.map.get(gram)!;
+      total += rows.size;
       // A row holds a short needle in at most three of its trigrams, so past 3 × limit the union is common.
       if (total > 3 * limit) return undefined;
-      holding.push(ids);
+      holding.push(rows);
     }
     return unite(holding, limit);
   }
 
-  function bySearch(search: ListQuery<T>['search'], limit: number): IdLookup | undefined {
+  function bySearch(search: ListQuery<T>['search'], limit: number): Found | undefined {
     if (!search || search.text === '') return undefined;
     const needle = search.text.toLowerCase();
-    const perField: IdLookup[] = [];
+    const perField: Found[] = [];
     for (const field of search.fields) {
-      const ids = byText(field, needle, limit);
-      if (!ids) return undefined;
-      perField.push(ids);
+      const rows = byText(field, needle, limit);
+      if (!rows) return undefined;
+      perField.push(rows);
     }
     return unite(perField, limit);
   }
 
   return {
     replace(previous, next) {
-      change(previous, 'delete');
-      change(next, 'add');
+      if (previous && next && previous.id === next.id) return edit(previous, next);
+      if (previous) remove(previous);
+      if (next) add(next);
     },
     async fill(rows, stopped = () => false) {
       // By id, each read when its slice comes: a row written meanwhile is indexed as it now is (adding is
@@ -221,21 +251,31 @@ export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindInd
           if (stopped()) return;
           sliceEnds = performance.now() + FILL_SLICE_MS;
         }
-        change(rows.get(ids[at]), 'add');
+        const row = rows.get(ids[at]!);
+        if (row) add(row);
       }
       filled = true;
     },
     candidates(query, limit) {
       if (!filled) return undefined;
-      const narrowed: IdLookup[] = [];
+      const narrowed: Found[] = [];
       for (const [field, condition] of Object.entries(query.where ?? {})) {
-        const ids = byValues(field, condition as Condition | undefined, limit);
-        if (ids) narrowed.push(ids);
+        const rows = byValues(field, condition as Condition | undefined, limit);
+        if (rows) narrowed.push(rows);
       }
       const searched = bySearch(query.search, limit);
       if (searched) narrowed.push(searched);
-      if (narrowed.length === 0) return undefined;
-      return intersect(narrowed, limit);
+      const found = narrowed.length ? intersect(narrowed, limit) : undefined;
+      if (!found) return undefined;
+      const list = found.size <= limit ? listed(found) : undefined;
+      return {
+        size: found.size,
+        has(id) {
+          const n = numbering.numberOf(id);
+          return n !== undefined && found.has(n);
+        },
+        ...(list && { ids: Array.from(list, numbering.idAt) }),
+      };
     },
   };
 }
