@@ -11,19 +11,27 @@ type Entry = { seq: number; collection: string; id: string };
 
 export type FeedChange = Entry;
 
-const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
-
 export function createChangeFeed() {
   let counter = 0;
   let stale = 0;
   let log: Entry[] = [];
-  const latest = new Map<string, number>();
+  /** Each collection's ids to the seq of their latest change. */
+  const latest = new Map<string, Map<string, number>>();
+  const latestOf = (collection: string) => {
+    let seqs = latest.get(collection);
+    if (!seqs) {
+      seqs = new Map();
+      latest.set(collection, seqs);
+    }
+    return seqs;
+  };
+  const isLatest = (entry: Entry) => latest.get(entry.collection)?.get(entry.id) === entry.seq;
   const inFlight = new Set<number>();
 
   /** A change read from disk at start-up; call `loaded()` once all are in. */
   function load(collection: string, id: string, seq: number): void {
     log.push({ seq, collection, id });
-    latest.set(keyOf(collection, id), seq);
+    latestOf(collection).set(id, seq);
     if (seq > counter) counter = seq;
   }
 
@@ -37,18 +45,18 @@ export function createChangeFeed() {
    */
   function begin(collection: string, id: string) {
     const seq = ++counter;
-    const key = keyOf(collection, id);
-    const previous = latest.get(key);
+    const seqs = latestOf(collection);
+    const previous = seqs.get(id);
     if (previous !== undefined) stale++;
-    latest.set(key, seq);
+    seqs.set(id, seq);
     log.push({ seq, collection, id });
     inFlight.add(seq);
     return {
       seq,
       undo() {
-        if (latest.get(key) !== seq) return;
-        if (previous === undefined) latest.delete(key);
-        else latest.set(key, previous);
+        if (seqs.get(id) !== seq) return;
+        if (previous === undefined) seqs.delete(id);
+        else seqs.set(id, previous);
       },
       settle() {
         inFlight.delete(seq);
@@ -71,7 +79,7 @@ export function createChangeFeed() {
     for (let i = firstAfter(query.since); i < log.length; i++) {
       const entry = log[i];
       if (entry.seq > head) break;
-      if (latest.get(keyOf(entry.collection, entry.id)) !== entry.seq) continue;
+      if (!isLatest(entry)) continue;
       if (wanted && !wanted.has(entry.collection)) continue;
       if (entries.length >= query.limit)
         return { entries, next: entries.at(-1)?.seq ?? query.since, more: true, head };
@@ -94,7 +102,7 @@ export function createChangeFeed() {
 
   /** Drops superseded entries; only with nothing in flight, when no undo can need an older entry back. */
   function compact(): void {
-    log = log.filter((e) => latest.get(keyOf(e.collection, e.id)) === e.seq);
+    log = log.filter(isLatest);
     stale = 0;
   }
 
