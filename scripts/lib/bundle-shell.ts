@@ -63,7 +63,7 @@ export async function bundleSplit(entries: Record<string, string>, outdir: strin
 }
 
 export async function bundleShell(root: string): Promise<void> {
-  await bundleSplit({ main: `${root}electron/main.ts` }, `${root}dist/electron`);
+  await bundleSplit({ main: `${root}electron/boot.ts` }, `${root}dist/electron`);
   await build({
     ...common,
     entryPoints: [`${root}electron/preload.ts`],
