@@ -40,6 +40,8 @@ export type FolioServer = {
   listen(): Promise<{ port: number; url: string }>;
   /** Resolves when the sweeps that began with `listen` have run (tests and benches wait on it; nothing else must). */
   sweptAtStart(): Promise<void>;
+  /** Resolves when all that `listen` began in the background has run: the indexes and the sweeps (benches). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -86,6 +88,7 @@ export async function createServer(
   await runSweeps(repairsBeforeServing(deps), true, log);
   await startDeps(deps);
   let sweptAtStart: Promise<void> | undefined;
+  let indexed: Promise<void> | undefined;
 
   let port = config.port;
   const hostPolicy: HostPolicy = {
@@ -154,7 +157,7 @@ export async function createServer(
       const unique = (store.prepareIndexes?.(allCollections) ?? Promise.resolve()).catch((error) =>
         log.error('Building the unique-key indexes failed', error),
       );
-      void unique
+      indexed ??= unique
         .then(() => store.fillFindIndexes?.(allCollections))
         .catch((error) => log.error('Building the find indexes failed', error));
       sweptAtStart ??= startSweeper({
@@ -167,6 +170,9 @@ export async function createServer(
       return { port, url };
     },
     sweptAtStart: () => sweptAtStart ?? Promise.resolve(),
+    settled: async () => {
+      await Promise.all([indexed, sweptAtStart]);
+    },
     async close() {
       closing = true;
       await removeDiscovery(config.dataDir);

@@ -1,8 +1,9 @@
 // Folio for bench/scale.ts, in its own process: `node --import tsx bench/lib/scale-child.ts '<config json>' [setup]`.
 // Starts the server on the config (a data folder, or PostgreSQL + S3) and prints one JSON line: its url, the
 // seconds from process start to listening, and with `setup` an API key of the owner's workspace (made through
-// the API as a person would). Over IPC it answers `memory` with RSS and heap, and `stall` with the longest
-// event-loop delay since the last `stall` (perf_hooks histogram, 10 ms resolution).
+// the API as a person would). Over IPC it answers `memory` with RSS and heap, `stall` with the longest event-loop
+// delay since the last `stall` (perf_hooks histogram, 10 ms resolution), and `settled` with the seconds from
+// process start to the end of what listening began in the background (the indexes, the start-up sweeps).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer } from '../../server/app.js';
 
@@ -34,6 +35,8 @@ process.on('message', (message) => {
   if (message === 'memory') {
     const { rss, heapUsed } = process.memoryUsage();
     process.send?.({ rss, heapUsed });
+  } else if (message === 'settled') {
+    void server.settled().then(() => process.send?.({ settledS: process.uptime() }));
   } else if (message === 'stall') {
     process.send?.({ stallMs: delay.max / 1e6 });
     delay.reset();
