@@ -271,4 +271,44 @@ describe('postgres: the planner uses the search and tag indexes', () => {
       await backend.close();
     }
   }, 120_000);
+
+  it('the GIN indexes keep no pending list, and a database whose indexes had one is migrated', async () => {
+    const backend = await postgresBackend();
+    const client = new pg.Client({ connectionString: backend.url });
+    const ginOptions = async () =>
+      (
+        await client.query(`SELECT index_class.relname AS name, index_class.reloptions AS options
+          FROM pg_index JOIN pg_class AS index_class ON index_class.oid = pg_index.indexrelid
+          JOIN pg_am ON pg_am.oid = index_class.relam
+          WHERE pg_am.amname = 'gin' AND pg_index.indrelid = '"${tableOf(items.name)}"'::regclass
+          ORDER BY 1`)
+      ).rows as Array<{ name: string; options: string[] | null }>;
+    try {
+      const c = backend.store.collection(items, 'ws_gin');
+      await c.insert({ id: 'a', name: 'first light', tags: ['dawn'], createdAt: '2026-01-01T00:00:00Z' });
+      await client.connect();
+      const made = await ginOptions();
+      expect(made.map((index) => index.name)).toEqual([
+        expect.stringMatching(/name_trgm/),
+        expect.stringMatching(/tags_idx/),
+      ]);
+      for (const index of made) expect(index.options).toContain('fastupdate=off');
+
+      // As an older version left them: pending lists on, entries waiting in them, the migration not yet run.
+      for (const { name } of made) await client.query(`ALTER INDEX "${name}" SET (fastupdate = on)`);
+      await c.insert({ id: 'b', name: 'late evening', tags: ['dusk'], createdAt: '2026-01-02T00:00:00Z' });
+      await client.query('DELETE FROM folio_migrations WHERE version >= 4');
+      const reopened = (await backend.reopen()).collection(items, 'ws_gin');
+      for (const index of await ginOptions()) expect(index.options).toContain('fastupdate=off');
+      expect((await reopened.list({ search: { text: 'evening', fields: ['name'] }, limit: 5 })).rows).toEqual([
+        expect.objectContaining({ id: 'b' }),
+      ]);
+      expect((await reopened.list({ where: { tags: { hasAll: ['dusk'] } }, limit: 5 })).rows).toEqual([
+        expect.objectContaining({ id: 'b' }),
+      ]);
+    } finally {
+      await client.end();
+      await backend.close();
+    }
+  }, 60_000);
 });
