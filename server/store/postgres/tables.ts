@@ -1,8 +1,8 @@
 // A collection's table, made from its CollectionSpec on first use: the row as JSONB, each declared field a
 // generated column with its index (text[] with GIN), each unique field a unique index across the instance, each
 // searched field a trigram index. The GIN indexes (lists, trigrams) keep no pending list (`fastupdate = off`): with
-// one, every search also reads the entries inserted since the last vacuum one by one (at 100,000 uploads a rare
-// search took 7.7 ms and one matching nothing 11.8 ms, against 2.6 and 0.4 without, for the same insert time:
+// one, every search also reads the entries inserted since the last vacuum one by one (after 100,000 one-row
+// inserts a rare search took 7.7–69 ms, against 1.9–2.6 ms without; the inserts took 2–16% longer:
 // bench/postgres-search-index.ts). Changes are additive (a node running older code never drops what a newer one
 // added) and run under the schema lock; folio_collections records the shape each table was built for.
 import { type RawBuilder, sql } from 'kysely';
