@@ -125,10 +125,12 @@ describe.skipIf(!engineBuilt)('a GPU that fails during a job', () => {
         expect(result.segments.length).toBeGreaterThan(0);
         expect(engine.device()?.device.kind).toBe('cpu');
         expect(engine.device()?.fallback).toBe(
-          'the GPU failed during a job: the transcription made no progress for 1 s, so it was stopped',
+          'the GPU failed during a job: the transcription made no progress for 5 s, so it was stopped',
         );
       },
-      1_000,
+      // The limit holds for the real CPU run after it too: under a busy CI machine's load, its first progress
+      // report (after encoding the first window) came more than 1 s after the job began.
+      5_000,
     );
   });
 
