@@ -300,9 +300,9 @@ describe('postgres: the planner uses the search and tag indexes', () => {
       await client.query('DELETE FROM folio_migrations WHERE version >= 4');
       const reopened = (await backend.reopen()).collection(items, 'ws_gin');
       for (const index of await ginOptions()) expect(index.options).toContain('fastupdate=off');
-      expect((await reopened.list({ search: { text: 'evening', fields: ['name'] }, limit: 5 })).rows).toEqual([
-        expect.objectContaining({ id: 'b' }),
-      ]);
+      expect((await reopened.list({ search: { text: 'evening', fields: ['name'] }, limit: 5 })).rows).toEqual(
+        [expect.objectContaining({ id: 'b' })],
+      );
       expect((await reopened.list({ where: { tags: { hasAll: ['dusk'] } }, limit: 5 })).rows).toEqual([
         expect.objectContaining({ id: 'b' }),
       ]);
