@@ -1,8 +1,9 @@
 // Lists through the file store alone, no HTTP: `--rows` assets of bench/scale.ts's shape (`report 123.txt`, tags
 // `t<n mod 10>` and `u<n>`) inserted into a store in a temp folder, the find index filled, then 200 lists of 50,
-// newest first, of each kind of search and tag filter (ms p50 / p99) and the heap after. `--tree` runs another
-// checkout's store (a worktree of an older commit) for a before → after pair.
-//   node --import tsx bench/store-lists.ts [--tree <checkout>] [--rows 100000]
+// newest first, of each kind of search and tag filter (ms p50 / p99) and the memory held after (collected first
+// under --expose-gc). `--tree` runs another checkout's store (a worktree of an older commit) for a before → after
+// pair.
+//   node --expose-gc --import tsx bench/store-lists.ts [--tree <checkout>] [--rows 100000]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,7 +68,9 @@ try {
     ms.sort((a, b) => a - b);
     console.log(`| ${label} | ${ms[100]!.toFixed(2)} / ${ms[197]!.toFixed(2)} |`);
   }
-  console.log(`heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`);
+  (globalThis as { gc?: () => void }).gc?.();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  console.log(`heap ${Math.round(heapUsed / 1e6)} MB, array buffers ${Math.round(arrayBuffers / 1e6)} MB`);
 } finally {
   await store.close();
   await rm(dir, { recursive: true, force: true });
