@@ -11,7 +11,8 @@ import { printMcpConfig, takePrintRequest } from './surfaces/mcp/print-config.js
 async function main(): Promise<void> {
   if (!readCommandLine(serveCommand)) return;
   // Node 22.8+ keeps the bytecode of what it compiles in a folder (NODE_COMPILE_CACHE, else the temp folder), and
-  // the next start reads it instead of compiling the server's modules again (bench/README.md "Start at any size, third pass").
+  // the next start reads it instead of compiling the server's modules again (bench/README.md "Start at any size,
+  // third pass").
   nodeModule.enableCompileCache?.();
   const print = takePrintRequest(process.argv.slice(2));
   if (print) {
