@@ -10,7 +10,7 @@
 // and pauses of 25–30 ms while they grew.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CollectionSpec, Condition, ListQuery, Row } from '../types.js';
-import { type Found, intersect, listed, Postings, unite } from './postings.js';
+import { type Found, intersect, Postings, unite } from './postings.js';
 
 /** What the index says of the rows a query can match: a test of any id, and the ids themselves when it has them. */
 export type IdLookup = { size: number; has(id: string): boolean; ids?: string[] };
@@ -267,7 +267,7 @@ export function createFindIndex<T extends Row>(spec: CollectionSpec<T>): FindInd
       if (searched) narrowed.push(searched);
       const found = narrowed.length ? intersect(narrowed, limit) : undefined;
       if (!found) return undefined;
-      const list = found.size <= limit ? listed(found) : undefined;
+      const list = found.size <= limit ? found.list?.() : undefined;
       return {
         size: found.size,
         has(id) {

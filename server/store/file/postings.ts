@@ -107,6 +107,3 @@ export function unite(sets: Found[], limit: number): Found | undefined {
   }
   return ascending([...any].sort((a, b) => a - b));
 }
-
-/** The rows of `found` in ascending order, where it lists them. */
-export const listed = (found: Found): ArrayLike<number> | undefined => found.list?.();
